@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "podcast",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "podcast", targets: ["podcast"]),
+        .library(name: "PodcastKit", targets: ["PodcastKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
+        .target(name: "CTerminal"),
+
+        // All behaviour: search, feeds, downloads, the state store. Never prints.
+        .target(
+            name: "PodcastKit",
+            dependencies: ["CCurl", "CLibXML2", "CSQLite", "CTerminal"]
+        ),
+        // The command line: argument parsing, rendering, exit codes.
+        .executableTarget(
+            name: "podcast",
+            dependencies: [
+                "PodcastKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Loopback HTTP server and helpers shared by tests and the demo.
+        .target(name: "PodcastTestSupport", dependencies: ["PodcastKit"]),
+        // Serves an iTunes-like API, a feed and generated audio on 127.0.0.1 for `make demo`.
+        .executableTarget(name: "podcast-demo-server", dependencies: ["PodcastTestSupport"]),
+        // Drives the state store from a separate process, for the two-process store test.
+        .executableTarget(name: "podcast-store-probe", dependencies: ["PodcastKit"]),
+
+        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
+        .testTarget(
+            name: "PodcastCLITests",
+            dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import PodcastTestSupport
+print("demo")

@@ -1,0 +1,2 @@
+import PodcastKit
+print("probe")
