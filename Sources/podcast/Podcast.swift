@@ -1,11 +1,34 @@
 import ArgumentParser
+import Glibc
 import PodcastKit
 
 @main
 struct Podcast: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast",
-        abstract: "Find, list and download podcast episodes.",
-        version: podcastVersion
+        abstract: "Find podcasts, list their episodes and download them.",
+        discussion: """
+            State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast);
+            episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise.
+            PODCAST_ITUNES_URL points searches at another iTunes-compatible server.
+
+            Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
+            """,
+        version: podcastVersion,
+        subcommands: [Search.self]
     )
+
+    /// Parses and runs the command, and exits with the contract's code.
+    static func main() {
+        // libcurl writes to sockets that the other end may close; that must be an error, not death.
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = CommandLine.arguments
+        do {
+            var command = try parseAsRoot(Array(arguments.dropFirst()))
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            Glibc.exit(Failure.report(error, arguments: arguments))
+        }
+    }
 }

@@ -1,0 +1,101 @@
+import FoundationEssentials
+
+extension Configuration {
+    /// Reads the file at `path`; a missing file is an empty configuration.
+    ///
+    /// The format is the flat part of TOML: `key = value` lines, `#` comments, strings in double
+    /// quotes, whole numbers. Keys use dashes (`stall-timeout`); underscores are accepted too.
+    public static func load(path: String) throws(ConfigurationError) -> Configuration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(filePath: path))
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return Configuration() }
+            throw ConfigurationError(path: path, line: nil, reason: "cannot be read")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw ConfigurationError(path: path, line: nil, reason: "is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses configuration text; `path` is only used in errors.
+    public static func parse(_ text: String, path: String) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration()
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = offset + 1
+            let line = String(rawLine).trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(path: path, line: lineNumber, reason: "expected `key = value`")
+            }
+            let key = String(line[..<equals]).trimmingWhitespace().replacing("_", with: "-")
+            let value = try Value(String(line[line.index(after: equals)...]), path: path, line: lineNumber)
+            func fail(_ reason: String) -> ConfigurationError {
+                ConfigurationError(path: path, line: lineNumber, reason: reason)
+            }
+            switch key {
+            case "user-agent":
+                configuration.userAgent = try value.text(or: fail("user-agent must be a quoted string"))
+            case "country":
+                let country = try value.text(or: fail("country must be a quoted two-letter code such as \"GB\""))
+                guard country.count == 2, country.allSatisfy(\.isLetter) else {
+                    throw fail("country must be a two-letter code such as \"GB\"")
+                }
+                configuration.country = country.uppercased()
+            case "connect-timeout":
+                configuration.connectTimeout = try value.seconds(or: fail("connect-timeout must be a whole number of seconds, 1 or more"))
+            case "stall-timeout":
+                configuration.stallTimeout = try value.seconds(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
+            default:
+                configuration.unknownKeys.append("\(path):\(lineNumber): \(key)")
+            }
+        }
+        return configuration
+    }
+
+    /// A value on the right of `=`: a quoted string or a bare word, with any trailing comment removed.
+    private enum Value {
+        case string(String)
+        case bare(String)
+
+        init(_ raw: String, path: String, line: Int) throws(ConfigurationError) {
+            let trimmed = raw.trimmingWhitespace()
+            guard trimmed.hasPrefix("\"") else {
+                let bare = trimmed.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
+                self = .bare(bare.trimmingWhitespace())
+                return
+            }
+            var result = ""
+            var escaped = false
+            for character in trimmed.dropFirst() {
+                if escaped {
+                    switch character {
+                    case "n": result.append("\n")
+                    case "t": result.append("\t")
+                    default: result.append(character)
+                    }
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    self = .string(result)
+                    return
+                } else {
+                    result.append(character)
+                }
+            }
+            throw ConfigurationError(path: path, line: line, reason: "unterminated string")
+        }
+
+        func text(or error: ConfigurationError) throws(ConfigurationError) -> String {
+            guard case .string(let text) = self else { throw error }
+            return text
+        }
+
+        func seconds(or error: ConfigurationError) throws(ConfigurationError) -> Int {
+            guard case .bare(let word) = self, let number = Int(word), number >= 1 else { throw error }
+            return number
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// Settings from the optional configuration file; command-line options override them.
+public struct Configuration: Sendable, Equatable {
+    /// Sent as `User-Agent` instead of `podcast/<version>`.
+    public var userAgent: String?
+    /// Seconds allowed to connect.
+    public var connectTimeout: Int?
+    /// Seconds under 1 KiB/s before a transfer counts as stalled.
+    public var stallTimeout: Int?
+    /// The store country searches use when `--country` is not given.
+    public var country: String?
+    /// Lines the file had that this version does not know (`file:line: key`), to warn about.
+    public var unknownKeys: [String] = []
+
+    /// An empty configuration: every setting at its default.
+    public init() {}
+
+    /// HTTP settings with this configuration applied over the defaults.
+    public var httpSettings: HTTPSettings {
+        var settings = HTTPSettings()
+        if let userAgent { settings.userAgent = userAgent }
+        if let connectTimeout { settings.connectTimeout = connectTimeout }
+        if let stallTimeout { settings.stallTimeout = stallTimeout }
+        return settings
+    }
+}
+
+/// A configuration file that could not be used, with the place and what to do.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The line, from 1, or nil when the whole file is the problem.
+    public var line: Int?
+    /// What is wrong.
+    public var reason: String
+
+    /// Creates an error.
+    public init(path: String, line: Int?, reason: String) {
+        self.path = path
+        self.line = line
+        self.reason = reason
+    }
+
+    /// One line: which file and line, what is wrong, what to do.
+    public var description: String {
+        let place = line.map { "\(path):\($0)" } ?? path
+        return "configuration \(place): \(reason); fix the file or point PODCAST_CONFIG elsewhere"
+    }
+}

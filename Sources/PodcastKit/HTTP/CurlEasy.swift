@@ -1,0 +1,137 @@
+import CCurl
+
+/// One libcurl easy handle set up with podcast's defaults for every request.
+///
+/// Not Sendable: libcurl forbids using a handle from two threads at once, so the thread that
+/// created it owns it until it is freed.
+final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory.
+    init?(url: String, settings: HTTPSettings, extraHeaders: [String] = []) {
+        CurlGlobal.initializeOnce()
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(to: 0)
+
+        set(CURLOPT_URL, url)
+        set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
+        // Signals are no way to time out a multi-threaded program; SIGPIPE is ignored at start-up.
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, settings.maxRedirects)
+        // A feed or a redirect must never make us read file:// or speak another protocol.
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
+        // Not CURLOPT_TIMEOUT: a whole-transfer limit would kill long downloads; a stall is what we catch.
+        set(CURLOPT_LOW_SPEED_LIMIT, settings.stallSpeed)
+        set(CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
+        set(CURLOPT_USERAGENT, settings.userAgent)
+        // "" asks for every encoding this libcurl can decode, and decodes it.
+        set(CURLOPT_ACCEPT_ENCODING, "")
+        for header in settings.extraHeaders + extraHeaders {
+            headerList = curl_slist_append(headerList, header)
+        }
+        if let headerList {
+            _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        }
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    func set(_ option: CURLoption, _ value: Int) {
+        _ = podcast_curl_easy_setopt_long(handle, option, value)
+    }
+
+    func set(_ option: CURLoption, _ value: String) {
+        _ = podcast_curl_easy_setopt_string(handle, option, value)
+    }
+
+    func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) {
+        _ = podcast_curl_easy_setopt_pointer(handle, option, value)
+    }
+
+    func setWriteFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
+        _ = podcast_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, callback)
+        set(CURLOPT_WRITEDATA, userdata)
+    }
+
+    /// libcurl's detail text for the last failure, or "" when it gave none.
+    var errorMessage: String {
+        String(cString: errorBuffer)
+    }
+
+    /// The status of the last response in the redirect chain (0 when there was none).
+    var responseCode: Int {
+        var code = 0
+        _ = podcast_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// The URL that finally answered.
+    var effectiveURL: String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard podcast_curl_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK,
+            let pointer
+        else { return nil }
+        return String(cString: pointer)
+    }
+
+    /// How many redirects were followed.
+    var redirectCount: Int {
+        var count = 0
+        _ = podcast_curl_easy_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+
+    /// Seconds from the last response's `Retry-After`, or nil when absent. libcurl can report
+    /// a negative value for a date in the past; that means "now".
+    var retryAfter: Int? {
+        var seconds = 0
+        guard podcast_curl_easy_getinfo_off_t(handle, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK,
+            header("retry-after") != nil
+        else { return nil }
+        return max(0, seconds)
+    }
+
+    /// The value of header `name` in the last response of the redirect chain.
+    func header(_ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+            let found, let value = found.pointee.value
+        else { return nil }
+        return String(cString: value)
+    }
+
+    /// Every header of the last response of the redirect chain, names lower-cased.
+    var headers: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        var previous: UnsafeMutablePointer<curl_header>?
+        while let next = curl_easy_nextheader(handle, UInt32(CURLH_HEADER), -1, previous) {
+            if let name = next.pointee.name, let value = next.pointee.value {
+                result.append((String(cString: name).lowercased(), String(cString: value)))
+            }
+            previous = next
+        }
+        return result
+    }
+}
+
+/// `curl_global_init` must run once, before any other thread uses libcurl.
+enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }()
+
+    static func initializeOnce() {
+        _ = initialized
+    }
+}

@@ -1,0 +1,50 @@
+import CTerminal
+
+/// How many terminal columns text takes, counting wide (CJK, emoji) and zero-width characters.
+public enum DisplayWidth {
+    private static let localeReady: Bool = {
+        podcast_use_utf8_ctype()
+        return true
+    }()
+
+    /// Columns taken by `text` on a terminal.
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return text.utf8.count
+        }
+        return text.reduce(0) { $0 + of($1) }
+    }
+
+    /// Columns taken by one grapheme cluster: that of its first scalar, or 2 when it asks for
+    /// emoji presentation (which older wcwidth tables do not know).
+    public static func of(_ character: Character) -> Int {
+        _ = localeReady
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.properties.isEmojiPresentation || scalars.contains("\u{FE0F}") {
+            return 2
+        }
+        return max(0, Int(podcast_wcwidth(first.value)))
+    }
+
+    /// `text` cut to at most `width` columns, ending in "…" when something was cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard of(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let columns = of(character)
+            if used + columns > width - 1 { break }
+            result.append(character)
+            used += columns
+        }
+        return result + "…"
+    }
+
+    /// `text` padded with spaces to `width` columns, on the right or, for `.right`, on the left.
+    public static func pad(_ text: String, to width: Int, alignment: TextTable.Alignment) -> String {
+        let padding = String(repeating: " ", count: max(0, width - of(text)))
+        return alignment == .left ? text + padding : padding + text
+    }
+}

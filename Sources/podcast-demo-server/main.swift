@@ -1,2 +1,0 @@
-import PodcastTestSupport
-print("demo")

@@ -1,0 +1,82 @@
+import ArgumentParser
+import PodcastKit
+
+extension SearchMedia: ExpressibleByArgument {}
+
+/// `podcast search <term>...`: find podcasts (or songs) in the iTunes catalogue.
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",
+        discussion: """
+            The results are numbered; `podcast episodes N` lists the episodes of result N until the
+            next search. With --media music, `podcast download N` downloads song N's preview.
+
+            Examples:
+              podcast search swift programming
+              podcast search --limit 5 --country GB history
+              podcast search --media music --limit 3 miles davis
+              podcast search --json hardcore history
+            """
+    )
+
+    @Argument(help: "Words to search for.")
+    var term: [String]
+
+    @Option(help: "Show at most this many results (1–200).")
+    var limit = SearchQuery.defaultLimit
+
+    @Option(help: "The two-letter store country, such as US or GB (default: US, or `country` in the configuration file).")
+    var country: String?
+
+    @Option(help: "What to look for: podcast or music.")
+    var media = SearchMedia.podcast
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func validate() throws {
+        guard !joinedTerm.isEmpty else {
+            throw ValidationError("the search term is empty; give at least one word, e.g. podcast search history")
+        }
+        guard SearchQuery.limitRange.contains(limit) else {
+            throw ValidationError("--limit must be between 1 and 200, not \(limit)")
+        }
+        if let country, !(country.count == 2 && country.allSatisfy(\.isLetter)) {
+            throw ValidationError("--country takes a two-letter code such as US or GB, not \"\(country)\"")
+        }
+    }
+
+    private var joinedTerm: String {
+        term.joined(separator: " ").singleLine()
+    }
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let query = SearchQuery(
+            term: joinedTerm, media: media,
+            country: country ?? context.configuration.country ?? "US", limit: limit)
+        let outcome = try context.itunesCatalog().search(query)
+
+        // Remember the numbers before showing them, so every number on screen already works.
+        let store = try context.openStore()
+        try store.replaceLastSearch(outcome)
+        if media == .music {
+            try store.replaceListing(outcome.previewListing)
+        }
+
+        let rendering = SearchRendering(outcome: outcome)
+        if output.json {
+            context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
+        } else if !outcome.results.isEmpty {
+            for line in rendering.table.render(width: context.console.outputWidth) {
+                context.console.print(line)
+            }
+        }
+        for note in rendering.notes {
+            context.console.note(note)
+        }
+        if let hint = rendering.nextStep, !output.json {
+            context.console.hint(hint)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import PodcastKit
+
+/// How a search outcome is shown: a table, a JSON document, and notes about what is missing.
+struct SearchRendering {
+    let outcome: SearchOutcome
+
+    private var isMusic: Bool { outcome.query.media == .music }
+
+    /// The numbered table: podcasts with their feeds, or songs with their previews.
+    var table: TextTable {
+        let columns = [
+            TextTable.Column("#", alignment: .right),
+            TextTable.Column(isMusic ? "Song" : "Name", minWidth: 12, shrinkStage: 1),
+            TextTable.Column(isMusic ? "Artist" : "Author", minWidth: 8, shrinkStage: 1),
+            TextTable.Column(isMusic ? "Genre" : "Episodes", alignment: isMusic ? .left : .right, minWidth: 5, shrinkStage: isMusic ? 1 : 0),
+            TextTable.Column(isMusic ? "Preview" : "Genre", minWidth: isMusic ? 20 : 5, shrinkStage: isMusic ? 2 : 1),
+        ] + (isMusic ? [] : [TextTable.Column("Feed", minWidth: 20, shrinkStage: 2)])
+        let rows = outcome.results.map { result in
+            isMusic
+                ? [String(result.number), result.name, result.artist, result.genre ?? "", result.previewURL ?? "(no preview)"]
+                : [String(result.number), result.name, result.artist, result.episodeCount.map(String.init) ?? "",
+                   result.genre ?? "", result.feedURL ?? "(no public feed)"]
+        }
+        return TextTable(columns: columns, rows: rows)
+    }
+
+    /// The contract's `{"query", "results"}` document.
+    var json: JSONValue {
+        .object([
+            ("query", .string(outcome.query.term)),
+            ("results", .array(outcome.results.map { result in
+                .object([
+                    ("number", .int(result.number)),
+                    ("id", .int(result.id)),
+                    ("name", .string(result.name)),
+                    ("artist", .string(result.artist)),
+                    isMusic ? ("preview_url", .string(result.previewURL)) : ("feed_url", .string(result.feedURL)),
+                    ("genre", .string(result.genre)),
+                    ("episode_count", .int(result.episodeCount)),
+                    ("artwork_url", .string(result.artworkURL)),
+                    ("store_url", .string(result.storeURL)),
+                    ("release_date", .string(result.releaseDate)),
+                ])
+            })),
+        ])
+    }
+
+    /// What the user should know about results that are missing or unusable.
+    var notes: [String] {
+        var notes: [String] = []
+        let kind = isMusic ? "songs" : "podcasts"
+        if outcome.results.isEmpty {
+            notes.append("no \(kind) found for \"\(outcome.query.term)\" in the \(outcome.query.country) store; "
+                + "try other words or another --country")
+        }
+        if outcome.skippedOtherKinds > 0 {
+            notes.append("\(outcome.skippedOtherKinds) result\(outcome.skippedOtherKinds == 1 ? " was" : "s were") "
+                + "not \(kind) and \(outcome.skippedOtherKinds == 1 ? "is" : "are") not shown")
+        }
+        let unusable = outcome.results.filter { isMusic ? $0.previewURL == nil : $0.feedURL == nil }
+        if !unusable.isEmpty {
+            let numbers = unusable.map { String($0.number) }.joined(separator: ", ")
+            notes.append(isMusic
+                ? "no preview for \(numbers): nothing to download"
+                : "no public feed for \(numbers) (Apple-only shows): their episodes cannot be listed")
+        }
+        return notes
+    }
+
+    /// What to type next, for a person at a terminal.
+    var nextStep: String? {
+        guard let first = outcome.results.first(where: { isMusic ? $0.previewURL != nil : $0.feedURL != nil }) else {
+            return nil
+        }
+        return isMusic
+            ? "Download a preview with: podcast download \(first.number)"
+            : "List a podcast's episodes with: podcast episodes \(first.number)"
+    }
+}

@@ -1,0 +1,41 @@
+import FoundationEssentials
+import PodcastKit
+
+/// Everything a command needs from its surroundings, resolved once from the environment.
+struct CommandContext {
+    let environment: [String: String]
+    let paths: PodcastPaths
+    let configuration: Configuration
+    let console: Console
+
+    /// The context of this process: environment, paths, configuration file.
+    static func current() throws -> CommandContext {
+        let environment = ProcessInfo.processInfo.environment
+        let paths = PodcastPaths(environment: environment)
+        let configuration = try Configuration.load(path: paths.configFile)
+        let console = Console(environment: environment)
+        for key in configuration.unknownKeys {
+            console.warning("\(key) is not a setting this version knows; ignored")
+        }
+        return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console)
+    }
+
+    /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
+    func itunesCatalog() throws -> ITunesCatalog {
+        let http = HTTPClient(settings: configuration.httpSettings)
+        guard let base = environment["PODCAST_ITUNES_URL"], !base.isEmpty else {
+            return ITunesCatalog(http: http)
+        }
+        guard HTTPClient.isHTTP(base) else {
+            throw UsageError(
+                "PODCAST_ITUNES_URL is not an http(s) URL: \"\(base)\"; set it to a server such as "
+                    + "http://127.0.0.1:8080, or unset it to use \(ITunesCatalog.defaultBaseURL)")
+        }
+        return ITunesCatalog(baseURL: base, http: http)
+    }
+
+    /// The state store, created on first use.
+    func openStore() throws -> StateStore {
+        try StateStore.open(paths: paths)
+    }
+}

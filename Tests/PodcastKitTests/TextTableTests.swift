@@ -1,0 +1,62 @@
+import PodcastKit
+import Testing
+
+@Suite struct TextTableTests {
+    private let table = TextTable(
+        columns: [
+            TextTable.Column("#", alignment: .right),
+            TextTable.Column("Name", minWidth: 6, shrinkStage: 1),
+            TextTable.Column("Feed", minWidth: 10, shrinkStage: 2),
+        ],
+        rows: [
+            ["1", "A fairly long podcast name", "https://example.com/feeds/one.xml"],
+            ["10", "Short", "https://example.com/2.xml"],
+        ])
+
+    @Test func unlimitedWidthKeepsEveryCellWhole() {
+        let lines = table.render(width: nil)
+        #expect(lines == [
+            " #  Name                        Feed",
+            " 1  A fairly long podcast name  https://example.com/feeds/one.xml",
+            "10  Short                       https://example.com/2.xml",
+        ])
+    }
+
+    @Test func narrowWidthShrinksEarlierStagesFirst() {
+        let lines = table.render(width: 50)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 50 })
+        // The name column gave up width before the feed column lost anything.
+        #expect(lines[1].hasSuffix("https://example.com/feeds/one.xml"))
+        #expect(lines[1].contains("…"))
+    }
+
+    @Test func veryNarrowWidthStillFitsEveryLine() {
+        let lines = table.render(width: 20)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 20 })
+    }
+
+    @Test func wideCharactersCountTwoColumns() {
+        #expect(DisplayWidth.of("音楽") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("🎙️") == 2)
+        #expect(DisplayWidth.of("plain") == 5)
+    }
+
+    @Test func truncationNeverSplitsAWideCharacterOverTheLimit() {
+        let cut = DisplayWidth.truncate("音楽の時間です", to: 6)
+        #expect(DisplayWidth.of(cut) <= 6)
+        #expect(cut.hasSuffix("…"))
+    }
+
+    @Test func cellsWithControlCharactersAreFoldedOntoOneLine() {
+        let table = TextTable(columns: [TextTable.Column("Name")], rows: [["line one\nline\ttwo\u{7}"]])
+        #expect(table.render(width: nil) == ["Name", "line one line two"])
+    }
+}
+
+@Suite struct QueryStringTests {
+    @Test func escapesEverythingButUnreservedBytes() {
+        #expect(QueryString.encode([("term", "rock & roll/ü"), ("limit", "5")]) == "term=rock%20%26%20roll%2F%C3%BC&limit=5")
+        #expect(QueryString.escape("A-z_0.9~") == "A-z_0.9~")
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the system packages podcast builds, tests and benchmarks with.
+# Runs apt-get only for what is missing; uses sudo only when not root.
+set -euo pipefail
+
+packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config nginx-light curl)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all system packages present (${packages[*]})"
+    exit 0
+fi
+
+if ! command -v apt-get >/dev/null; then
+    echo "setup: missing ${missing[*]}, and this system has no apt-get; install them with your package manager" >&2
+    exit 1
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+fi
+
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
