@@ -1,0 +1,85 @@
+import CSQLite
+import FoundationEssentials
+
+extension StateStore {
+    /// Replaces the current listing and all of its items with `listing`, in one transaction.
+    public func replaceListing(_ listing: Listing) throws(StoreError) {
+        try write { () throws(SQLiteError) in
+            // Cascades to the old items.
+            try connection.execute("DELETE FROM current_listing")
+
+            let header = try connection.prepare("""
+                INSERT INTO current_listing (id, source, feed_url, feed_title, search_term, created_at)
+                VALUES (1, :source, :feed_url, :feed_title, :search_term, :created_at)
+                """)
+            switch listing.source {
+            case .feed(let url, let title):
+                try header.bind("feed", named: ":source")
+                try header.bind(url, named: ":feed_url")
+                try header.bind(title, named: ":feed_title")
+                try header.bindNull(named: ":search_term")
+            case .previews(let term):
+                try header.bind("previews", named: ":source")
+                try header.bindNull(named: ":feed_url")
+                try header.bindNull(named: ":feed_title")
+                try header.bind(term, named: ":search_term")
+            }
+            try header.bind(Date().timeIntervalSince1970, named: ":created_at")
+            try header.run()
+
+            let insert = try connection.prepare("""
+                INSERT INTO listing_items (
+                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published
+                ) VALUES (
+                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published
+                )
+                """)
+            for item in listing.items {
+                try insert.bind(item.number, named: ":number")
+                try insert.bind(item.identity, named: ":identity")
+                try insert.bind(item.title, named: ":title")
+                try insert.bind(item.enclosureURL, named: ":enclosure_url")
+                try insert.bind(item.enclosureType, named: ":enclosure_type")
+                try insert.bind(item.enclosureLength, named: ":enclosure_length")
+                try insert.bind(item.published?.timeIntervalSince1970, named: ":published")
+                try insert.run()
+                try insert.reset()
+            }
+        }
+    }
+
+    /// The current listing and its items, or nil when none has been stored.
+    public func currentListing() throws(StoreError) -> Listing? {
+        try read { () throws(SQLiteError) -> Listing? in
+            let header = try connection.prepare("""
+                SELECT source, feed_url, feed_title, search_term FROM current_listing
+                """)
+            let source = try header.firstRow { row throws(SQLiteError) -> Listing.Source in
+                let kind = try row.string(at: 0)
+                switch kind {
+                case "feed": return .feed(url: try row.string(at: 1), title: try row.string(at: 2))
+                case "previews": return .previews(term: try row.string(at: 3))
+                default: throw SQLiteError(code: SQLITE_CORRUPT, message: "unknown listing source '\(kind)'")
+                }
+            }
+            guard let source else { return nil }
+
+            let items = try connection.prepare("""
+                SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published
+                FROM listing_items ORDER BY number
+                """)
+            let listed = try items.rows { row throws(SQLiteError) in
+                ListingItem(
+                    number: try row.int(at: 0),
+                    identity: try row.string(at: 1),
+                    title: try row.string(at: 2),
+                    enclosureURL: row.optionalString(at: 3),
+                    enclosureType: row.optionalString(at: 4),
+                    enclosureLength: row.optionalInt64(at: 5),
+                    published: row.optionalDouble(at: 6).map { Date(timeIntervalSince1970: $0) }
+                )
+            }
+            return Listing(source: source, items: listed)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CSQLite
+
+/// One step of the schema; step N (counted from 1) takes `PRAGMA user_version` from N-1 to N.
+struct Migration {
+    /// What the step changes, for readers of this file.
+    let summary: String
+    /// The statements of the step, run in one go inside the migration's transaction.
+    let sql: String
+}
+
+extension StateStore {
+    /// Every schema step, oldest first. Append only: a released step never changes, because files
+    /// already carry its result.
+    static let migrations: [Migration] = [
+        Migration(
+            summary: "the last search and its results; the current listing and its items",
+            sql: """
+                -- The tables are STRICT so a wrong type is an error instead of a silent conversion.
+                -- Times are Unix seconds as REAL.
+
+                -- At most one row: the search that `podcast episodes N` and `podcast download N` refer to.
+                CREATE TABLE last_search (
+                    id                  INTEGER PRIMARY KEY CHECK (id = 1),
+                    term                TEXT    NOT NULL,
+                    media               TEXT    NOT NULL CHECK (media IN ('podcast', 'music')),
+                    country             TEXT    NOT NULL,
+                    result_limit        INTEGER NOT NULL,
+                    searched_at         REAL    NOT NULL,
+                    skipped_other_kinds INTEGER NOT NULL
+                ) STRICT;
+
+                -- Deleting the search deletes its results, so a replacement can never mix two searches.
+                CREATE TABLE search_results (
+                    search        INTEGER NOT NULL REFERENCES last_search (id) ON DELETE CASCADE,
+                    number        INTEGER NOT NULL CHECK (number >= 1),
+                    item_id       INTEGER NOT NULL,  -- iTunes collection id (podcast) or track id (song)
+                    name          TEXT    NOT NULL,
+                    artist        TEXT    NOT NULL,
+                    feed_url      TEXT,
+                    preview_url   TEXT,
+                    genre         TEXT,
+                    episode_count INTEGER,
+                    artwork_url   TEXT,
+                    store_url     TEXT,
+                    release_date  TEXT,              -- as iTunes gives it (ISO 8601)
+                    PRIMARY KEY (search, number)
+                ) STRICT;
+
+                -- At most one row: the episodes of a feed, or the previews of a music search.
+                CREATE TABLE current_listing (
+                    id          INTEGER PRIMARY KEY CHECK (id = 1),
+                    source      TEXT NOT NULL CHECK (source IN ('feed', 'previews')),
+                    feed_url    TEXT,
+                    feed_title  TEXT,
+                    search_term TEXT,
+                    created_at  REAL NOT NULL,
+                    CHECK (
+                        (source = 'feed' AND feed_url IS NOT NULL AND feed_title IS NOT NULL AND search_term IS NULL)
+                        OR (source = 'previews' AND search_term IS NOT NULL AND feed_url IS NULL AND feed_title IS NULL)
+                    )
+                ) STRICT;
+
+                -- Items are held by identity (the feed's guid or its fallback) so that a download record
+                -- can find the same episode again after the feed changes and the listing is replaced.
+                CREATE TABLE listing_items (
+                    listing          INTEGER NOT NULL REFERENCES current_listing (id) ON DELETE CASCADE,
+                    number           INTEGER NOT NULL CHECK (number >= 1),
+                    identity         TEXT    NOT NULL,
+                    title            TEXT    NOT NULL,
+                    enclosure_url    TEXT,
+                    enclosure_type   TEXT,
+                    enclosure_length INTEGER,
+                    published        REAL,
+                    PRIMARY KEY (listing, number)
+                ) STRICT;
+
+                -- A later step adds download progress and resume records as
+                --   downloads (feed TEXT, identity TEXT, …, PRIMARY KEY (feed, identity))
+                -- with no foreign key into current_listing: a listing is replaced wholesale, and that
+                -- must not delete a half-finished download. (feed, identity) matches
+                -- current_listing.feed_url with listing_items.identity.
+                """
+        ),
+    ]
+
+    /// The schema version this build writes: the number of migrations.
+    public static var currentSchemaVersion: Int { migrations.count }
+
+    /// Brings the file's schema up to `currentSchemaVersion`, refusing a file from a newer podcast.
+    func migrate() throws(StoreError) {
+        let known = Self.currentSchemaVersion
+        let found = try sqlite { () throws(SQLiteError) in try userVersion() }
+        if found == known { return }
+        guard found < known else { throw StoreError(.newerSchema(found: found, known: known), path: path) }
+
+        let migrated = try write { () throws(SQLiteError) -> Int in
+            // Read again under the write lock: another process may have migrated while we waited for it,
+            // and each step must run exactly once.
+            let version = try userVersion()
+            guard version < known else { return version }
+            for (index, migration) in Self.migrations.enumerated().dropFirst(version) {
+                try connection.execute(migration.sql)
+                // A pragma takes no bound parameters; the value is our own integer.
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+            }
+            return known
+        }
+        guard migrated <= known else { throw StoreError(.newerSchema(found: migrated, known: known), path: path) }
+    }
+
+    /// `PRAGMA user_version`, which this store uses as its schema version.
+    func userVersion() throws(SQLiteError) -> Int {
+        let statement = try connection.prepare("PRAGMA user_version")
+        return try statement.firstRow { row throws(SQLiteError) in try row.int(at: 0) } ?? 0
+    }
+}
