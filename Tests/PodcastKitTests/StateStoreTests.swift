@@ -1,4 +1,5 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 @testable import PodcastKit
 
@@ -249,9 +250,6 @@ private func rowCount(_ table: String, in store: StateStore) throws -> Int? {
 
 /// Runs `body` with a new, empty directory that is removed afterwards.
 private func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("StateStoreTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory(prefix: "StateStoreTests")
     try body(directory.path)
 }

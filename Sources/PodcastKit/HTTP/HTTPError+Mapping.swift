@@ -38,7 +38,7 @@ extension HTTPError {
 
     /// The error for an HTTP status the request does not accept.
     static func status(_ status: Int, url: String, retryAfter: Int?) -> HTTPError {
-        let reason = reasonPhrase(status)
+        let reason = HTTPStatus.reasonPhrase(status)
         let detail = reason.isEmpty ? "server answered HTTP \(status)" : "server answered \(status) \(reason)"
         let advice: String
         switch status {
@@ -69,29 +69,5 @@ extension HTTPError {
     /// The error for a URL podcast will not request.
     static func unsupportedURL(_ url: String) -> HTTPError {
         HTTPError(kind: .unsupportedURL, url: url, detail: "not an http(s) URL", advice: "use an http:// or https:// address")
-    }
-
-    /// The standard reason phrase for common statuses, or "" for others.
-    static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 410: "Gone"
-        case 416: "Range Not Satisfiable"
-        case 425: "Too Early"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: ""
-        }
     }
 }
