@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The offline demo: a local iTunes-like server on 127.0.0.1 serving a catalogue, a feed and
+# generated audio, and podcast run against it the way a new user would. Needs no network.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "demo: building (release)…"
+swift build -c release --product podcast >/dev/null
+swift build -c release --product podcast-demo-server >/dev/null
+bin=$(swift build -c release --show-bin-path)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/podcast-demo.XXXXXX")
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin/podcast-demo-server" --port-file "$work/port" >/dev/null &
+server_pid=$!
+for _ in $(seq 100); do
+    [ -s "$work/port" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { echo "demo: the demo server did not start" >&2; exit 1; }
+    sleep 0.05
+done
+[ -s "$work/port" ] || { echo "demo: the demo server did not report its port in 5 s" >&2; exit 1; }
+
+export PODCAST_HOME="$work/home"
+export PODCAST_CONFIG="$work/config.toml"
+export PODCAST_ITUNES_URL="http://127.0.0.1:$(cat "$work/port")"
+echo "demo: server at $PODCAST_ITUNES_URL, state in $PODCAST_HOME"
+
+step() {
+    echo
+    echo "\$ podcast $*"
+    "$bin/podcast" "$@"
+}
+
+step search tones
+step search --json --limit 1 tones
+step search --media music --limit 3 sine
+echo
+echo "demo: done; the server is stopped and $work removed."
