@@ -26,6 +26,8 @@ for _ in $(seq 100); do
 done
 [ -s "$work/port" ] || { echo "demo: the demo server did not report its port in 5 s" >&2; exit 1; }
 
+# The demo server is local: never send its requests to a proxy from the environment.
+export no_proxy="127.0.0.1,localhost${no_proxy:+,$no_proxy}"
 export PODCAST_HOME="$work/home"
 export PODCAST_CONFIG="$work/config.toml"
 export PODCAST_ITUNES_URL="http://127.0.0.1:$(cat "$work/port")"

@@ -11,6 +11,12 @@ struct SocketDescriptor: Hashable {
 
     /// A socket listening on 127.0.0.1 at a port the kernel picks.
     static func listeningOnLoopback() throws -> (socket: SocketDescriptor, port: Int) {
+        try boundToLoopback(listening: true)
+    }
+
+    /// A socket bound to 127.0.0.1 at a port the kernel picks; unless `listening`, connections to
+    /// that port are refused for as long as the socket stays open, and no other socket can take it.
+    static func boundToLoopback(listening: Bool) throws -> (socket: SocketDescriptor, port: Int) {
         // CLOEXEC so processes the tests spawn (curl, gzip) never inherit a server socket and keep it open.
         let raw = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard raw >= 0 else { throw SystemError.last("socket") }
@@ -27,7 +33,7 @@ struct SocketDescriptor: Hashable {
                 }
             }
             guard bound == 0 else { throw SystemError.last("bind") }
-            guard Glibc.listen(raw, 128) == 0 else { throw SystemError.last("listen") }
+            guard !listening || Glibc.listen(raw, 128) == 0 else { throw SystemError.last("listen") }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let named = withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {

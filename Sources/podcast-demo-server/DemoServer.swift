@@ -25,9 +25,11 @@ struct DemoServer {
             let body = music ? show.musicSearchResults() : show.podcastSearchResults()
             return .fixed(body: Data(body.utf8), headers: [("Content-Type", "text/javascript; charset=utf-8")])
         })
-        server.setRoute("/feeds/tones.xml", .file(
-            body: Data(show.feed().utf8), contentType: "application/rss+xml; charset=utf-8",
-            etag: "\"tones-feed-1\"", lastModified: "Mon, 16 Nov 2026 08:00:00 GMT"))
+        for (path, feed) in show.feeds {
+            server.setRoute(path, .file(
+                body: Data(feed.utf8), contentType: "application/rss+xml; charset=utf-8",
+                etag: "\"v1:\(path)\"", lastModified: "Mon, 16 Nov 2026 08:00:00 GMT"))
+        }
         for episode in DemoShow.episodes {
             server.setRoute(episode.path, .file(
                 body: Data(episode.audio), contentType: "audio/wav",

@@ -52,9 +52,17 @@ struct DemoShow {
         return answer(songs)
     }
 
-    /// The demo show's RSS feed with iTunes tags, newest episode last as many feeds have it.
-    func feed() -> String {
-        let items = Self.episodes.map { episode in
+    /// The feeds the catalogue names, by path.
+    var feeds: [String: String] {
+        [
+            "/feeds/tones.xml": feed(title: "Tones &amp; Overtones", author: "Demo Radio", episodes: Self.episodes),
+            "/feeds/loopback.xml": feed(title: "The Loopback Hour", author: "127.0.0.1 Productions", episodes: [Self.episodes[0]]),
+        ]
+    }
+
+    /// An RSS feed with iTunes tags, newest episode last as many feeds have it.
+    private func feed(title: String, author: String, episodes: [Episode]) -> String {
+        let items = episodes.map { episode in
             """
                 <item>
                   <title>\(escape(episode.title))</title>
@@ -71,11 +79,11 @@ struct DemoShow {
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
               <channel>
-                <title>Tones &amp; Overtones</title>
+                <title>\(title)</title>
                 <link>\(baseURL)/</link>
                 <description>A demo podcast of pure tones, served from your own machine.</description>
                 <language>en</language>
-                <itunes:author>Demo Radio</itunes:author>
+                <itunes:author>\(author)</itunes:author>
             \(items.joined(separator: "\n"))
               </channel>
             </rss>
@@ -88,7 +96,6 @@ struct DemoShow {
             "wrapperType": "track", "kind": "podcast", "collectionId": id, "trackId": id,
             "collectionName": name, "trackName": name, "artistName": artist,
             "primaryGenreName": genre, "trackCount": count,
-            "artworkUrl600": baseURL + "/artwork/\(id).jpg",
             "collectionViewUrl": "https://podcasts.example/id\(id)",
             "releaseDate": "2026-11-16T08:00:00Z",
         ]

@@ -1,10 +1,12 @@
 // Drives the state store from its own process, so tests can run a writer and a reader at once.
 //
-//   podcast-store-probe write <db-path> <iterations>
-//   podcast-store-probe read <db-path> <iterations>
+//   podcast-store-probe write <db-path> <iterations> [<start-file>]
+//   podcast-store-probe read <db-path> <final-iteration> [<start-file>]
 //
 // The writer stores searches "iteration-K" with exactly K % 50 + 1 results named "K-1", "K-2", …
-// The reader checks every search it sees has exactly that shape: a torn replacement would not.
+// The reader checks every search it sees has exactly that shape (a torn replacement would not),
+// and reads until it sees the final iteration. With a start file, the reader creates it after its
+// first read and the writer waits for it, so the two are certain to run at the same time.
 // Exit status: 0 when every call succeeded and every snapshot was whole, 1 otherwise, 2 for bad usage.
 
 import PodcastKit
@@ -63,40 +65,62 @@ func inconsistency(in outcome: SearchOutcome) -> String? {
     return nil
 }
 
-func runWriter(store: StateStore, iterations: Int) throws(StoreError) {
+/// How long either side waits for the other before giving up.
+let patience = ContinuousClock.Duration.seconds(60)
+
+func runWriter(store: StateStore, iterations: Int, startFile: String?) throws(StoreError) {
+    if let startFile {
+        let deadline = ContinuousClock.now + patience
+        while access(startFile, F_OK) != 0 {
+            if ContinuousClock.now > deadline { fail("the reader never created \(startFile)") }
+            usleep(1_000)
+        }
+    }
     for k in 1...iterations {
         try store.replaceLastSearch(search(iteration: k))
     }
     print("wrote \(iterations) searches")
 }
 
-func runReader(store: StateStore, iterations: Int) throws(StoreError) {
+func runReader(store: StateStore, finalIteration: Int, startFile: String?) throws(StoreError) {
     var seen = Set<String>()
-    for _ in 1...iterations {
+    var reads = 0
+    let deadline = ContinuousClock.now + patience
+    let finalTerm = "iteration-\(finalIteration)"
+    while !seen.contains(finalTerm) {
+        if ContinuousClock.now > deadline { fail("never saw \(finalTerm) after \(reads) reads") }
+        reads += 1
         // Nil until the writer's first commit.
-        guard let outcome = try store.lastSearch() else { continue }
-        if let problem = inconsistency(in: outcome) { fail(problem) }
-        seen.insert(outcome.query.term)
+        if let outcome = try store.lastSearch() {
+            if let problem = inconsistency(in: outcome) { fail(problem) }
+            seen.insert(outcome.query.term)
+        }
+        if reads == 1, let startFile, creat(startFile, 0o600) < 0 {
+            fail("cannot create \(startFile)")
+        }
     }
-    print("read \(iterations) snapshots, \(seen.count) distinct")
+    print("read \(reads) snapshots, \(seen.count) distinct")
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 3,
-      let mode = arguments.first, mode == "write" || mode == "read",
-      let iterations = arguments.last.flatMap({ Int($0) }), iterations > 0
+let words = Array(arguments)
+guard words.count == 3 || words.count == 4,
+      words[0] == "write" || words[0] == "read",
+      let iterations = Int(words[2]), iterations > 0
 else {
-    printError("usage: podcast-store-probe write|read <db-path> <iterations>")
+    printError("usage: podcast-store-probe write|read <db-path> <iterations> [<start-file>]")
     exit(2)
 }
-let path = arguments[arguments.startIndex + 1]
+let mode = words[0]
+let path = words[1]
+let startFile = words.count == 4 ? words[3] : nil
 
 do {
     let store = try StateStore(path: path)
     if mode == "write" {
-        try runWriter(store: store, iterations: iterations)
+        try runWriter(store: store, iterations: iterations, startFile: startFile)
     } else {
-        try runReader(store: store, iterations: iterations)
+        try runReader(store: store, finalIteration: iterations, startFile: startFile)
     }
 } catch {
     fail(error.description)

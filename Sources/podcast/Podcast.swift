@@ -28,7 +28,7 @@ struct Podcast: ParsableCommand {
             try command.run()
             Glibc.exit(0)
         } catch {
-            Glibc.exit(Failure.report(error, arguments: arguments))
+            Glibc.exit(ExitStatus.report(error, arguments: arguments))
         }
     }
 }

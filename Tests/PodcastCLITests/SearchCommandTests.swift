@@ -137,13 +137,13 @@ import Testing
     }
 
     @Test func refusedConnectionSaysToCheckTheServer() async throws {
-        let server = try LoopbackServer()
-        let podcast = try PodcastBinary(itunes: server)
-        server.stop()
+        let port = try RefusingPort()
+        let podcast = try PodcastBinary(environment: ["PODCAST_ITUNES_URL": port.baseURL])
         let result = try await podcast.run(["search", "history"])
         #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1)
-        #expect(result.stderr.contains("could not connect"))
+        #expect(result.stderr.hasPrefix("error: search \"history\": could not connect"))
         #expect(result.stderr.contains("try again when the server is up"))
     }
 
@@ -151,13 +151,41 @@ import Testing
         let podcast = try PodcastBinary(environment: ["PODCAST_ITUNES_URL": "http://no-such-host.invalid"])
         let result = try await podcast.run(["search", "history"])
         #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1)
-        #expect(result.stderr.contains("could not resolve the host"))
+        #expect(result.stderr.hasPrefix("error: search \"history\": could not resolve the host"))
     }
 
     @Test func silentServerTimesOut() async throws {
         let result = try await failure(.noResponse, config: "stall-timeout = 1\n")
         #expect(result.stderr.contains("timed out"))
+    }
+
+    @Test func rejectedQuerySaysWhatITunesObjectedTo() async throws {
+        let body = Data(#"{"errorMessage":"Invalid value(s) for key(s): [country]","queryParameters":{}}"#.utf8)
+        let result = try await failure(.fixed(status: 400, body: body, headers: Self.javascript))
+        #expect(result.stderr.contains("iTunes refused the query (400 Bad Request: Invalid value(s) for key(s): [country])"))
+        #expect(result.stderr.contains("check --country and --media"))
+    }
+
+    @Test func missingEndpointIsReported() async throws {
+        let result = try await failure(.status(404))
+        #expect(result.stderr.contains("iTunes refused the query (404 Not Found)"))
+    }
+
+    @Test func emptyAnswerIsNamed() async throws {
+        let result = try await failure(.fixed(body: Data("\n\n".utf8)))
+        #expect(result.stderr.contains("empty answer"))
+    }
+
+    @Test func jsonWithoutResultsIsNamed() async throws {
+        let result = try await failure(.fixed(body: Data(#"{"resultCount": 0}"#.utf8)))
+        #expect(result.stderr.contains("JSON without a \"results\" list"))
+    }
+
+    @Test func rateLimitHonoursRetryAfter() async throws {
+        let result = try await failure(.status(429, headers: [("Retry-After", "120")]))
+        #expect(result.stderr.contains("the iTunes API is rate limiting requests: wait 120 s and try again"))
     }
 
     @Test func forbiddenMeansRateLimited() async throws {

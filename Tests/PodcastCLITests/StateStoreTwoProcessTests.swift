@@ -6,21 +6,24 @@ import Testing
 @Suite struct StateStoreTwoProcessTests {
     @Test func readerSeesOnlyWholeSearchesWhileWriterReplacesThem() async throws {
         try await withNewDatabase { database in
-            let writing = try probe(["write", database, "1500"])
-            let reading = try probe(["read", database, "3000"])
+            // The writer starts only once the reader has read once, and the reader reads until it
+            // has seen the writer's last search: the two certainly overlap.
+            let startFile = database + ".start"
+            let reading = try probe(["read", database, "1500", startFile])
+            let writing = try probe(["write", database, "1500", startFile])
             let writer = await writing.finish(within: .seconds(120))
             let reader = await reading.finish(within: .seconds(120))
 
             #expect(writer.status == 0 && !writer.timedOut, "writer: \(writer.stderr)")
             #expect(reader.status == 0 && !reader.timedOut, "reader: \(reader.stderr)")
             let distinct = try #require(distinctSnapshots(in: reader.stdout), "reader printed: \(reader.stdout)")
-            // One distinct search would mean the reader ran entirely before or after the writer.
-            #expect(distinct > 1)
+            #expect(distinct >= 1)
         }
     }
 
     @Test func twoProcessesCreatingTheSameNewStoreBothSucceed() async throws {
-        // Several rounds, each on a fresh file, because the collision only happens when the opens overlap.
+        // A smoke test: the opens overlap in some rounds, not provably in all; several rounds on
+        // fresh files make an overlap likely.
         for _ in 1...5 {
             try await withNewDatabase { database in
                 let firstProcess = try probe(["write", database, "1"])

@@ -75,6 +75,13 @@ import Testing
         #expect(error.description.contains("wait 30 s"))
     }
 
+    @Test func forbiddenIsNotCalledRateLimiting() throws {
+        let server = try LoopbackServer(routes: ["/": .status(403)])
+        let error = try #require(throws: HTTPError.self) { try client.get(server.url("/")) }
+        #expect(error.kind == .status(403))
+        #expect(error.description.contains("may have expired"))
+    }
+
     @Test func notFoundIsFinal() throws {
         let server = try LoopbackServer()
         let error = try #require(throws: HTTPError.self) { try client.get(server.url("/missing")) }
@@ -83,10 +90,8 @@ import Testing
     }
 
     @Test func refusedConnectionIsReported() throws {
-        let server = try LoopbackServer()
-        let url = server.url("/")
-        server.stop()
-        let error = try #require(throws: HTTPError.self) { try client.get(url) }
+        let port = try RefusingPort()
+        let error = try #require(throws: HTTPError.self) { try client.get(port.baseURL + "/") }
         #expect(error.kind == .cannotConnect)
         #expect(error.isTransient)
     }

@@ -115,7 +115,6 @@ import Testing
             let store = try StateStore(path: directory + "/state.sqlite")
 
             #expect(try store.schemaVersion() == StateStore.currentSchemaVersion)
-            #expect(StateStore.currentSchemaVersion >= 1)
             let mode = try store.connection.prepare("PRAGMA journal_mode")
                 .firstRow { row throws(SQLiteError) in try row.string(at: 0) }
             #expect(mode == "wal")

@@ -14,7 +14,7 @@ import Testing
         ])
 
     @Test func unlimitedWidthKeepsEveryCellWhole() {
-        let lines = table.render(width: nil)
+        let lines = table.render(width: nil).lines
         #expect(lines == [
             " #  Name                        Feed",
             " 1  A fairly long podcast name  https://example.com/feeds/one.xml",
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func narrowWidthShrinksEarlierStagesFirst() {
-        let lines = table.render(width: 50)
+        let lines = table.render(width: 50).lines
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 50 })
         // The name column gave up width before the feed column lost anything.
         #expect(lines[1].hasSuffix("https://example.com/feeds/one.xml"))
@@ -31,8 +31,28 @@ import Testing
     }
 
     @Test func veryNarrowWidthStillFitsEveryLine() {
-        let lines = table.render(width: 20)
+        let lines = table.render(width: 20).lines
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 20 })
+    }
+
+    @Test func droppableColumnIsLeftOutWholeRatherThanCut() {
+        let table = TextTable(
+            columns: [
+                TextTable.Column("Name", minWidth: 10, shrinkStage: 1),
+                TextTable.Column("Feed", droppable: true),
+            ],
+            rows: [["A rather long podcast name", "https://example.com/feeds/one.xml"]])
+        let wide = table.render(width: 80)
+        #expect(wide.droppedColumns.isEmpty)
+        #expect(wide.lines[1] == "A rather long podcast name  https://example.com/feeds/one.xml")
+
+        let shrunk = table.render(width: 50)
+        #expect(shrunk.droppedColumns.isEmpty)
+        #expect(shrunk.lines[1].hasSuffix("  https://example.com/feeds/one.xml"))
+
+        let narrow = table.render(width: 30)
+        #expect(narrow.droppedColumns == ["Feed"])
+        #expect(narrow.lines == ["Name", "A rather long podcast name"])
     }
 
     @Test func wideCharactersCountTwoColumns() {
@@ -50,7 +70,7 @@ import Testing
 
     @Test func cellsWithControlCharactersAreFoldedOntoOneLine() {
         let table = TextTable(columns: [TextTable.Column("Name")], rows: [["line one\nline\ttwo\u{7}"]])
-        #expect(table.render(width: nil) == ["Name", "line one line two"])
+        #expect(table.render(width: nil).lines == ["Name", "line one line two"])
     }
 }
 

@@ -39,7 +39,7 @@ extension Configuration {
                 configuration.userAgent = try value.text(or: fail("user-agent must be a quoted string"))
             case "country":
                 let country = try value.text(or: fail("country must be a quoted two-letter code such as \"GB\""))
-                guard country.count == 2, country.allSatisfy(\.isLetter) else {
+                guard SearchQuery.isValidCountry(country) else {
                     throw fail("country must be a two-letter code such as \"GB\"")
                 }
                 configuration.country = country.uppercased()

@@ -9,7 +9,8 @@ final class CurlEasy {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory.
+    /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory
+    /// or refuses a safety option (a libcurl older than 7.85).
     init?(url: String, settings: HTTPSettings, extraHeaders: [String] = []) {
         CurlGlobal.initializeOnce()
         guard let handle = curl_easy_init() else { return nil }
@@ -24,8 +25,9 @@ final class CurlEasy {
         set(CURLOPT_FOLLOWLOCATION, 1)
         set(CURLOPT_MAXREDIRS, settings.maxRedirects)
         // A feed or a redirect must never make us read file:// or speak another protocol.
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        guard set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
+            set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
+        else { return nil }
         set(CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
         // Not CURLOPT_TIMEOUT: a whole-transfer limit would kill long downloads; a stall is what we catch.
         set(CURLOPT_LOW_SPEED_LIMIT, settings.stallSpeed)
@@ -47,16 +49,19 @@ final class CurlEasy {
         errorBuffer.deallocate()
     }
 
-    func set(_ option: CURLoption, _ value: Int) {
-        _ = podcast_curl_easy_setopt_long(handle, option, value)
+    @discardableResult
+    func set(_ option: CURLoption, _ value: Int) -> CURLcode {
+        podcast_curl_easy_setopt_long(handle, option, value)
     }
 
-    func set(_ option: CURLoption, _ value: String) {
-        _ = podcast_curl_easy_setopt_string(handle, option, value)
+    @discardableResult
+    func set(_ option: CURLoption, _ value: String) -> CURLcode {
+        podcast_curl_easy_setopt_string(handle, option, value)
     }
 
-    func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) {
-        _ = podcast_curl_easy_setopt_pointer(handle, option, value)
+    @discardableResult
+    func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) -> CURLcode {
+        podcast_curl_easy_setopt_pointer(handle, option, value)
     }
 
     func setWriteFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {

@@ -25,7 +25,8 @@ public struct HTTPClient: Sendable {
         guard Self.isHTTP(url) else { throw .unsupportedURL(url) }
         guard let easy = CurlEasy(url: url, settings: settings, extraHeaders: headers) else {
             throw HTTPError(kind: .transfer(code: Int(CURLE_OUT_OF_MEMORY.rawValue)), url: url,
-                            detail: "libcurl could not start a transfer", advice: "free some memory and try again")
+                            detail: "libcurl could not set up a safe transfer",
+                            advice: "podcast needs libcurl 7.85 or later and some free memory")
         }
         let body = BoundedBody(limit: maxBodyBytes)
         let unmanaged = Unmanaged.passRetained(body)

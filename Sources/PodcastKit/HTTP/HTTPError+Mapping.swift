@@ -42,11 +42,11 @@ extension HTTPError {
         let detail = reason.isEmpty ? "server answered HTTP \(status)" : "server answered \(status) \(reason)"
         let advice: String
         switch status {
-        case 403, 429:
+        case 429:
             advice = retryAfter.map { "the server is rate limiting requests: wait \($0) s and try again" }
                 ?? "the server is rate limiting requests: wait a minute and try again"
-        case 401:
-            advice = "the server wants credentials this address does not carry"
+        case 401, 403:
+            advice = "the server refused access; the address may have expired or need credentials"
         case 404, 410:
             advice = "the address is gone; check it for typos or find a current one"
         case 500...599:

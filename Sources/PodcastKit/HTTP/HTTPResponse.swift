@@ -1,5 +1,5 @@
 /// A complete HTTP response whose body was read into memory (API answers and feeds, not media).
-public struct HTTPResponse: Sendable, Equatable {
+public struct HTTPResponse: Sendable {
     /// The status code of the last response in the redirect chain.
     public var status: Int
     /// The URL that answered, after redirects.
@@ -24,10 +24,5 @@ public struct HTTPResponse: Sendable, Equatable {
     public func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name == wanted }?.value
-    }
-
-    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.effectiveURL == rhs.effectiveURL && lhs.redirectCount == rhs.redirectCount
-            && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 } && lhs.body == rhs.body
     }
 }

@@ -26,6 +26,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         String(cString: strerror(code))
     }
 
+    /// One line: the call, the path, the system's reason.
     public var description: String {
         if let path {
             return "\(call) \(path): \(reason)"

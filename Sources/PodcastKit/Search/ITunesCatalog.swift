@@ -33,10 +33,12 @@ public struct ITunesCatalog: Sendable {
         let url = searchURL(for: query)
         let response: HTTPResponse
         do {
-            response = try http.get(url, maxBodyBytes: 16 * 1024 * 1024)
+            // 4xx answers are taken so their body can say what was wrong with the query.
+            response = try http.get(url, accepting: 200...499, maxBodyBytes: 16 * 1024 * 1024)
         } catch {
             throw SearchError(kind: .http(error), term: query.term)
         }
+        try checkStatus(of: response, term: query.term)
         let items = try decode(response, term: query.term)
         var results: [SearchResult] = []
         var skipped = 0
@@ -50,6 +52,17 @@ public struct ITunesCatalog: Sendable {
             }
         }
         return SearchOutcome(query: query, results: results, skippedOtherKinds: skipped)
+    }
+
+    private func checkStatus(of response: HTTPResponse, term: String) throws(SearchError) {
+        let status = response.status
+        guard !(200...299).contains(status) else { return }
+        if status == 403 || status == 429 {
+            let retryAfter = response.header("retry-after").flatMap { Int($0.trimmingWhitespace()) }
+            throw SearchError(kind: .http(.status(status, url: response.effectiveURL, retryAfter: retryAfter)), term: term)
+        }
+        let reason = (try? JSONDecoder().decode(ITunesErrorAnswer.self, from: Data(response.body)))?.errorMessage
+        throw SearchError(kind: .rejected(url: response.effectiveURL, status: status, reason: reason?.singleLine()), term: term)
     }
 
     private func decode(_ response: HTTPResponse, term: String) throws(SearchError) -> [ITunesItem] {

@@ -2,7 +2,6 @@
 /// missing or of an unexpected type is nil rather than a failure, because the API mixes kinds
 /// (podcasts, songs, movies, audiobooks) with different fields in one answer.
 struct ITunesItem: Decodable {
-    var wrapperType: String?
     var kind: String?
     var collectionId: Int?
     var trackId: Int?
@@ -21,7 +20,7 @@ struct ITunesItem: Decodable {
     var releaseDate: String?
 
     private enum CodingKeys: String, CodingKey {
-        case wrapperType, kind, collectionId, trackId, collectionName, trackName, artistName, feedUrl
+        case kind, collectionId, trackId, collectionName, trackName, artistName, feedUrl
         case previewUrl, primaryGenreName, trackCount, artworkUrl600, artworkUrl100, artworkUrl60
         case collectionViewUrl, trackViewUrl, releaseDate
     }
@@ -36,7 +35,6 @@ struct ITunesItem: Decodable {
         func number(_ key: CodingKeys) -> Int? {
             try? container.decodeIfPresent(Int.self, forKey: key)
         }
-        wrapperType = text(.wrapperType)
         kind = text(.kind)
         collectionId = number(.collectionId)
         trackId = number(.trackId)
@@ -85,4 +83,9 @@ struct ITunesItem: Decodable {
 /// The top level of an iTunes Search API answer.
 struct ITunesSearchResponse: Decodable {
     var results: [ITunesItem]
+}
+
+/// The body of an iTunes 4xx answer: `{"errorMessage": "Invalid value(s) for key(s): [country]"}`.
+struct ITunesErrorAnswer: Decodable {
+    var errorMessage: String
 }

@@ -6,6 +6,8 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
         case http(HTTPError)
         /// The server answered, but not with iTunes Search JSON.
         case invalidResponse(url: String, reason: String)
+        /// The API refused the query (a 4xx answer), saying why when it did.
+        case rejected(url: String, status: Int, reason: String?)
     }
 
     /// The class of failure.
@@ -22,8 +24,18 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: what failed, for which search, and what to do.
     public var description: String {
         switch kind {
+        case .http(let error) where error.kind == .status(403) || error.kind == .status(429):
+            // The iTunes API answers both when a client searches too often.
+            let wait = error.retryAfter.map { "wait \($0) s" } ?? "wait a minute"
+            return "search \"\(term)\": \(error.detail) for \(error.url); the iTunes API is rate limiting "
+                + "requests: \(wait) and try again"
         case .http(let error):
             return "search \"\(term)\": \(error)"
+        case .rejected(let url, let status, let reason):
+            let phrase = HTTPStatus.reasonPhrase(status)
+            let answer = ([phrase.isEmpty ? "HTTP \(status)" : "\(status) \(phrase)"] + [reason].compactMap { $0 })
+                .joined(separator: ": ")
+            return "search \"\(term)\": iTunes refused the query (\(answer)) for \(url); check --country and --media"
         case .invalidResponse(let url, let reason):
             return "search \"\(term)\": \(reason) from \(url); the iTunes endpoint may be down or "
                 + "PODCAST_ITUNES_URL may point at the wrong server; try again later"

@@ -1,5 +1,5 @@
 /// One numbered result of a search: a podcast, or a song with its preview.
-public struct SearchResult: Sendable, Equatable, Codable {
+public struct SearchResult: Sendable, Equatable {
     /// The number shown to the user, from 1; `podcast episodes N` refers to it.
     public var number: Int
     /// The iTunes collection id (podcasts) or track id (songs).

@@ -94,11 +94,6 @@ final class SQLiteStatement {
         try connection.check(sqlite3_reset(handle))
     }
 
-    /// Sets every parameter back to NULL.
-    func clearBindings() throws(SQLiteError) {
-        try connection.check(sqlite3_clear_bindings(handle))
-    }
-
     // MARK: Reading columns of the current row
 
     /// True when column `index` (from 0) of the current row is NULL.
@@ -129,14 +124,6 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    /// Column `index` as bytes, or nil when NULL.
-    func optionalData(at index: Int32) -> Data? {
-        guard !isNull(at: index) else { return nil }
-        // A zero-length blob comes back as a NULL pointer.
-        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
-        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
-    }
-
     /// Column `index` as an integer; NULL is an error.
     func int64(at index: Int32) throws(SQLiteError) -> Int64 {
         try required(optionalInt64(at: index), at: index, expected: "an integer")
@@ -147,19 +134,9 @@ final class SQLiteStatement {
         try required(optionalInt(at: index), at: index, expected: "an integer")
     }
 
-    /// Column `index` as a floating-point number; NULL is an error.
-    func double(at index: Int32) throws(SQLiteError) -> Double {
-        try required(optionalDouble(at: index), at: index, expected: "a number")
-    }
-
     /// Column `index` as text; NULL is an error.
     func string(at index: Int32) throws(SQLiteError) -> String {
         try required(optionalString(at: index), at: index, expected: "text")
-    }
-
-    /// Column `index` as bytes; NULL is an error.
-    func data(at index: Int32) throws(SQLiteError) -> Data {
-        try required(optionalData(at: index), at: index, expected: "bytes")
     }
 
     /// `value`, or an error naming the column when it is nil (a NULL where the schema promised none).

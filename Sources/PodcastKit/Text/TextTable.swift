@@ -1,12 +1,15 @@
-/// An aligned table of plain text fitted to a terminal width by shrinking chosen columns,
-/// cutting their cells with "…", before anything else.
+/// An aligned table of plain text fitted to a terminal width: chosen columns shrink first (their
+/// cells cut with "…"), then columns that are useless when cut (URLs) are left out whole.
 public struct TextTable: Sendable {
     /// Which side of a column cells line up on.
     public enum Alignment: Sendable {
-        case left, right
+        /// Cells start at the column's left edge (text).
+        case left
+        /// Cells end at the column's right edge (numbers).
+        case right
     }
 
-    /// One column: its header and how it may shrink.
+    /// One column: its header and how it gives way when the table is too wide.
     public struct Column: Sendable {
         /// The header text.
         public var header: String
@@ -17,14 +20,28 @@ public struct TextTable: Sendable {
         /// When this column gives up width: columns of stage 1 shrink first, then stage 2, and so
         /// on; stage 0 never shrinks.
         public var shrinkStage: Int
+        /// Never cut, but left out whole when the table cannot fit otherwise (the rightmost first).
+        public var droppable: Bool
 
         /// Creates a column.
-        public init(_ header: String, alignment: Alignment = .left, minWidth: Int = 0, shrinkStage: Int = 0) {
+        public init(
+            _ header: String, alignment: Alignment = .left, minWidth: Int = 0, shrinkStage: Int = 0,
+            droppable: Bool = false
+        ) {
             self.header = header
             self.alignment = alignment
             self.minWidth = minWidth
             self.shrinkStage = shrinkStage
+            self.droppable = droppable
         }
+    }
+
+    /// A rendered table.
+    public struct Output: Sendable, Equatable {
+        /// The header line and one line per row, without trailing spaces.
+        public var lines: [String]
+        /// Headers of the columns left out to fit the width.
+        public var droppedColumns: [String]
     }
 
     /// The columns, left to right.
@@ -40,42 +57,49 @@ public struct TextTable: Sendable {
         self.rows = rows
     }
 
-    /// The header line and one line per row, each at most `width` columns wide (nil: no limit),
-    /// without trailing spaces.
-    public func render(width: Int?) -> [String] {
+    /// The table with every line at most `width` columns wide (nil: no limit).
+    public func render(width: Int?) -> Output {
         let cells = rows.map { $0.map { $0.singleLine() } }
-        var widths = columns.enumerated().map { index, column in
-            cells.reduce(DisplayWidth.of(column.header)) { max($0, DisplayWidth.of($1[index])) }
+        let naturalWidths = columns.indices.map { index in
+            cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }
         }
+        var visible = Array(columns.indices)
+        var widths = naturalWidths
         if let width {
-            shrink(&widths, toFit: width)
+            while true {
+                widths = naturalWidths
+                let total = shrink(&widths, visible: visible, toFit: width)
+                guard total > width, let dropped = visible.last(where: { columns[$0].droppable }) else { break }
+                visible.removeAll { $0 == dropped }
+            }
         }
-        let lines = [columns.map(\.header)] + cells
-        return lines.map { line in
-            let text = columns.indices.map { index in
+        let lines = ([columns.map(\.header)] + cells).map { line in
+            let text = visible.map { index in
                 let cell = DisplayWidth.truncate(line[index], to: widths[index])
-                let isLast = index == columns.count - 1
+                let isLast = index == visible.last
                 return isLast && columns[index].alignment == .left
                     ? cell : DisplayWidth.pad(cell, to: widths[index], alignment: columns[index].alignment)
             }.joined(separator: Self.gap)
             let clipped = width.map { DisplayWidth.truncate(text, to: $0) } ?? text
             return String(clipped.reversed().drop { $0 == " " }.reversed())
         }
+        let dropped = columns.indices.filter { !visible.contains($0) }.map { columns[$0].header }
+        return Output(lines: lines, droppedColumns: dropped)
     }
 
-    /// Takes columns from the widest shrinkable column of the earliest stage until the row fits.
-    private func shrink(_ widths: inout [Int], toFit width: Int) {
-        var total = widths.reduce(0, +) + Self.gap.count * (columns.count - 1)
-        let stages = Set(columns.map(\.shrinkStage)).filter { $0 > 0 }.sorted()
+    /// Takes columns from the widest shrinkable visible column of the earliest stage until the
+    /// row fits; returns the resulting row width.
+    private func shrink(_ widths: inout [Int], visible: [Int], toFit width: Int) -> Int {
+        var total = visible.reduce(0) { $0 + widths[$1] } + Self.gap.count * (visible.count - 1)
+        let stages = Set(visible.map { columns[$0].shrinkStage }).filter { $0 > 0 }.sorted()
         for stage in stages {
             while total > width {
-                let candidates = columns.indices.filter {
-                    columns[$0].shrinkStage == stage && widths[$0] > columns[$0].minWidth
-                }
+                let candidates = visible.filter { columns[$0].shrinkStage == stage && widths[$0] > columns[$0].minWidth }
                 guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
                 widths[widest] -= 1
                 total -= 1
             }
         }
+        return total
     }
 }

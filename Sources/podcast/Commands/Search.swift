@@ -39,9 +39,10 @@ struct Search: ParsableCommand {
             throw ValidationError("the search term is empty; give at least one word, e.g. podcast search history")
         }
         guard SearchQuery.limitRange.contains(limit) else {
-            throw ValidationError("--limit must be between 1 and 200, not \(limit)")
+            let range = SearchQuery.limitRange
+            throw ValidationError("--limit must be between \(range.lowerBound) and \(range.upperBound), not \(limit)")
         }
-        if let country, !(country.count == 2 && country.allSatisfy(\.isLetter)) {
+        if let country, !SearchQuery.isValidCountry(country) {
             throw ValidationError("--country takes a two-letter code such as US or GB, not \"\(country)\"")
         }
     }
@@ -59,17 +60,23 @@ struct Search: ParsableCommand {
 
         // Remember the numbers before showing them, so every number on screen already works.
         let store = try context.openStore()
-        try store.replaceLastSearch(outcome)
-        if media == .music {
-            try store.replaceListing(outcome.previewListing)
+        try store.transaction {
+            try store.replaceLastSearch(outcome)
+            if media == .music {
+                try store.replaceListing(outcome.previewListing)
+            }
         }
 
         let rendering = SearchRendering(outcome: outcome)
         if output.json {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         } else if !outcome.results.isEmpty {
-            for line in rendering.table.render(width: context.console.outputWidth) {
+            let table = rendering.table.render(width: context.console.outputWidth)
+            for line in table.lines {
                 context.console.print(line)
+            }
+            for column in table.droppedColumns {
+                context.console.hint("(\(column) column left out to fit the terminal: widen it, or use --json)")
             }
         }
         for note in rendering.notes {

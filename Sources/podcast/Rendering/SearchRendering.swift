@@ -6,15 +6,25 @@ struct SearchRendering {
 
     private var isMusic: Bool { outcome.query.media == .music }
 
-    /// The numbered table: podcasts with their feeds, or songs with their previews.
+    /// The numbered table: podcasts with their feeds, or songs with their previews. Names give
+    /// way first; a URL is never cut (a cut URL is useless) but left out when there is no room.
     var table: TextTable {
-        let columns = [
-            TextTable.Column("#", alignment: .right),
-            TextTable.Column(isMusic ? "Song" : "Name", minWidth: 12, shrinkStage: 1),
-            TextTable.Column(isMusic ? "Artist" : "Author", minWidth: 8, shrinkStage: 1),
-            TextTable.Column(isMusic ? "Genre" : "Episodes", alignment: isMusic ? .left : .right, minWidth: 5, shrinkStage: isMusic ? 1 : 0),
-            TextTable.Column(isMusic ? "Preview" : "Genre", minWidth: isMusic ? 20 : 5, shrinkStage: isMusic ? 2 : 1),
-        ] + (isMusic ? [] : [TextTable.Column("Feed", minWidth: 20, shrinkStage: 2)])
+        let columns = isMusic
+            ? [
+                TextTable.Column("#", alignment: .right),
+                TextTable.Column("Song", minWidth: 20, shrinkStage: 1),
+                TextTable.Column("Artist", minWidth: 12, shrinkStage: 1),
+                TextTable.Column("Genre", minWidth: 8, shrinkStage: 1),
+                TextTable.Column("Preview", droppable: true),
+            ]
+            : [
+                TextTable.Column("#", alignment: .right),
+                TextTable.Column("Name", minWidth: 24, shrinkStage: 1),
+                TextTable.Column("Author", minWidth: 12, shrinkStage: 1),
+                TextTable.Column("Episodes", alignment: .right),
+                TextTable.Column("Genre", minWidth: 8, shrinkStage: 1),
+                TextTable.Column("Feed", droppable: true),
+            ]
         let rows = outcome.results.map { result in
             isMusic
                 ? [String(result.number), result.name, result.artist, result.genre ?? "", result.previewURL ?? "(no preview)"]

@@ -47,14 +47,15 @@ struct Console {
     }
 
     /// Writes all of `text`, retrying short writes and EINTR. When the reader of stdout has gone
-    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly.
+    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. A closed
+    /// stderr is ignored, so the exit status still tells what happened.
     static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
+                if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
                 return
             }
             bytes = bytes.dropFirst(written)

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Glibc
 import PodcastKit
 
 /// The one place that turns an error into its message and the contract's exit code.
-enum Failure {
+enum ExitStatus {
     /// 1: an operation failed (network, feed, API, download).
     static let operationFailed: Int32 = 1
     /// 64: bad usage (an option, a selection, the environment).
@@ -13,35 +14,38 @@ enum Failure {
     static func report(_ error: any Error, arguments: [String]) -> Int32 {
         switch error {
         case let error as UsageError:
-            Console.write("error: \(error)\n", to: 2)
-            return usage
+            return fail("\(error)", code: usage)
         case let error as ConfigurationError:
-            Console.write("error: \(error)\n", to: 2)
-            return usage
+            return fail("\(error)", code: usage)
         case let error as ExitCode:
             return error.rawValue
         case is SearchError, is HTTPError, is StoreError:
-            Console.write("error: \(error)\n", to: 2)
-            return operationFailed
+            return fail("\(error)", code: operationFailed)
         default:
             return reportArgumentError(error, arguments: arguments)
         }
     }
 
+    private static func fail(_ message: String, code: Int32) -> Int32 {
+        Console.write("error: \(message.singleLine())\n", to: STDERR_FILENO)
+        return code
+    }
+
     /// Help, version and parse errors from swift-argument-parser: its own text for the first two,
-    /// one line with a pointer to `--help` for the last.
+    /// one line with a pointer to `--help` for parse errors; anything else is a failure.
     private static func reportArgumentError(_ error: any Error, arguments: [String]) -> Int32 {
         let code = Podcast.exitCode(for: error)
         if code == .success {
-            Console.write(Podcast.fullMessage(for: error) + "\n", to: 1)
+            Console.write(Podcast.fullMessage(for: error) + "\n", to: STDOUT_FILENO)
             return code.rawValue
         }
-        let message = Podcast.message(for: error).singleLine()
+        guard code == .validationFailure else {
+            return fail(Podcast.message(for: error), code: operationFailed)
+        }
         let subcommand = arguments.dropFirst().first { name in
             Podcast.configuration.subcommands.contains { $0._commandName == name }
         }
         let help = subcommand.map { "podcast \($0) --help" } ?? "podcast --help"
-        Console.write("error: \(message); see '\(help)'\n", to: 2)
-        return code == .validationFailure ? usage : code.rawValue
+        return fail("\(Podcast.message(for: error)); see '\(help)'", code: usage)
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import PodcastTestSupport
+import Testing
+
+/// The `make demo` server works: podcast finds the demo show, and every URL it advertises is served.
+@Suite struct DemoServerTests {
+    @Test func demoCatalogueLeadsToServedFeedsAndAudio() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-server")
+        let portFile = directory.path("port")
+        let server = try ChildProcess(builtExecutable(named: "podcast-demo-server"), ["--port-file", portFile])
+        defer { kill(server.pid, SIGTERM) }
+        let port = try await waitForPort(in: portFile)
+        let podcast = try PodcastBinary(environment: ["PODCAST_ITUNES_URL": "http://127.0.0.1:\(port)"])
+
+        let search = try await podcast.run(["search", "--json", "tones"])
+        #expect(search.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
+        let results = try #require(document["results"] as? [[String: Any]])
+        #expect(results.first?["name"] as? String == "Tones & Overtones")
+        let feeds = results.compactMap { $0["feed_url"] as? String }
+        #expect(feeds.count == 2)
+
+        let music = try await podcast.run(["search", "--json", "--media", "music", "sine"])
+        let songs = try #require(try JSONSerialization.jsonObject(with: Data(music.stdout.utf8)) as? [String: Any])
+        let previews = try #require(songs["results"] as? [[String: Any]]).compactMap { $0["preview_url"] as? String }
+        #expect(previews.count == 3)
+
+        // Every advertised URL answers 200 with content of the right kind.
+        for url in feeds + previews {
+            let fetched = try await ChildProcess(URL(filePath: "/usr/bin/curl"), ["-sf", "-o", "/dev/null", "-w", "%{content_type}", url]).finish()
+            #expect(fetched.status == 0, "\(url)")
+            #expect(fetched.stdout.hasPrefix(url.hasSuffix(".wav") ? "audio/wav" : "application/rss+xml"), "\(url)")
+        }
+        kill(server.pid, SIGTERM)
+        let stopped = await server.finish(within: .seconds(10))
+        #expect(!stopped.timedOut)
+        #expect(stopped.status == 0)
+    }
+
+    /// The port the server wrote, once it has (bounded: the file appears within seconds or never).
+    private func waitForPort(in path: String) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), let port = Int(text) {
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw CancellationError()
+    }
+}
