@@ -69,6 +69,11 @@ final class CurlEasy {
         set(CURLOPT_WRITEDATA, userdata)
     }
 
+    func setHeaderFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
+        _ = podcast_curl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, callback)
+        set(CURLOPT_HEADERDATA, userdata)
+    }
+
     /// libcurl's detail text for the last failure, or "" when it gave none.
     var errorMessage: String {
         String(cString: errorBuffer)
@@ -85,6 +90,15 @@ final class CurlEasy {
     var effectiveURL: String? {
         var pointer: UnsafeMutablePointer<CChar>?
         guard podcast_curl_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK,
+            let pointer
+        else { return nil }
+        return String(cString: pointer)
+    }
+
+    /// The Content-Type of the last response, if it had one.
+    var contentType: String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard podcast_curl_easy_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &pointer) == CURLE_OK,
             let pointer
         else { return nil }
         return String(cString: pointer)
@@ -107,10 +121,11 @@ final class CurlEasy {
         return max(0, seconds)
     }
 
-    /// The value of header `name` in the last response of the redirect chain.
-    func header(_ name: String) -> String? {
+    /// The value of header `name` in response `request` of the redirect chain (0 is the first;
+    /// -1, the default, the last).
+    func header(_ name: String, request: Int32 = -1) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), request, &found) == CURLHE_OK,
             let found, let value = found.pointee.value
         else { return nil }
         return String(cString: value)

@@ -1,6 +1,7 @@
 import CCurl
 
-/// Plain HTTP GETs over libcurl for API answers and feeds: the whole body in memory, bounded.
+/// HTTP GETs over libcurl for API answers and feeds: bodies collected in memory (bounded) or
+/// streamed to a consumer as they arrive.
 ///
 /// Each call blocks the calling thread until the transfer ends; call it from a thread that may
 /// block (the command's own thread), never from a Swift concurrency pool thread.
@@ -22,32 +23,62 @@ public struct HTTPClient: Sendable {
         accepting: ClosedRange<Int> = 200...299,
         maxBodyBytes: Int = 32 * 1024 * 1024
     ) throws(HTTPError) -> HTTPResponse {
+        var body: [UInt8] = []
+        var response = try stream(url, headers: headers, accepting: accepting) { bytes in
+            guard body.count + bytes.count <= maxBodyBytes else { return false }
+            body.append(contentsOf: bytes)
+            return true
+        }
+        if response.stoppedByConsumer {
+            throw .bodyTooLarge(url: response.effectiveURL, limit: maxBodyBytes)
+        }
+        response.body = body
+        return response
+    }
+
+    /// Fetches `url`, following redirects, handing the body to `consume` piece by piece on this
+    /// thread as it arrives, only for a status in `accepting`; `consume` returns false to stop
+    /// the transfer (then `stoppedByConsumer` is set, and the result has no error). `begin` is
+    /// called with the response's Content-Type and URL (after redirects) before the first piece.
+    /// The returned response has an empty body.
+    public func stream(
+        _ url: String,
+        headers: [String] = [],
+        accepting: ClosedRange<Int> = 200...299,
+        begin: (_ contentType: String?, _ url: String) -> Void = { _, _ in },
+        consume: (UnsafeRawBufferPointer) -> Bool
+    ) throws(HTTPError) -> HTTPResponse {
         guard Self.isHTTP(url) else { throw .unsupportedURL(url) }
         guard let easy = CurlEasy(url: url, settings: settings, extraHeaders: headers) else {
             throw HTTPError(kind: .transfer(code: Int(CURLE_OUT_OF_MEMORY.rawValue)), url: url,
                             detail: "libcurl could not set up a safe transfer",
                             advice: "podcast needs libcurl 7.85 or later and some free memory")
         }
-        let body = BoundedBody(limit: maxBodyBytes)
-        let unmanaged = Unmanaged.passRetained(body)
-        defer { unmanaged.release() }
-        easy.setWriteFunction(BoundedBody.write, userdata: unmanaged.toOpaque())
+        return try withoutActuallyEscaping(consume) { (consume) throws(HTTPError) -> HTTPResponse in
+            try withoutActuallyEscaping(begin) { (begin) throws(HTTPError) -> HTTPResponse in
+                let transfer = StreamingTransfer(easy: easy, accepting: accepting, begin: begin, consume: consume)
+                let unmanaged = Unmanaged.passRetained(transfer)
+                defer { unmanaged.release() }
+                easy.setWriteFunction(StreamingTransfer.write, userdata: unmanaged.toOpaque())
+                easy.setHeaderFunction(StreamingTransfer.header, userdata: unmanaged.toOpaque())
 
-        let code = curl_easy_perform(easy.handle)
-        let effectiveURL = easy.effectiveURL ?? url
-        if body.overflowed {
-            throw .bodyTooLarge(url: effectiveURL, limit: maxBodyBytes)
+                let code = curl_easy_perform(easy.handle)
+                let effectiveURL = easy.effectiveURL ?? url
+                let status = easy.responseCode
+                if transfer.refusedStatus || (code == CURLE_OK && !accepting.contains(status)) {
+                    throw .status(status, url: effectiveURL, retryAfter: easy.retryAfter)
+                }
+                guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedByConsumer) else {
+                    throw .curl(code, url: effectiveURL, curlMessage: easy.errorMessage, settings: settings)
+                }
+                var response = HTTPResponse(
+                    status: status, effectiveURL: effectiveURL, redirectCount: easy.redirectCount,
+                    headers: easy.headers, body: [])
+                response.stoppedByConsumer = transfer.stoppedByConsumer
+                response.permanentRedirect = transfer.firstHopWasPermanent ? easy.header("location", request: 0) : nil
+                return response
+            }
         }
-        guard code == CURLE_OK else {
-            throw .curl(code, url: effectiveURL, curlMessage: easy.errorMessage, settings: settings)
-        }
-        let status = easy.responseCode
-        guard accepting.contains(status) else {
-            throw .status(status, url: effectiveURL, retryAfter: easy.retryAfter)
-        }
-        return HTTPResponse(
-            status: status, effectiveURL: effectiveURL, redirectCount: easy.redirectCount,
-            headers: easy.headers, body: body.bytes)
     }
 
     /// True when `url` starts with `http://` or `https://` (any case).
@@ -57,28 +88,61 @@ public struct HTTPClient: Sendable {
     }
 }
 
-/// Collects a response body up to a limit; lives exactly as long as one transfer.
-private final class BoundedBody {
-    let limit: Int
-    var bytes: [UInt8] = []
-    var overflowed = false
+/// One streaming transfer's state, shared with libcurl's callbacks on the transferring thread.
+private final class StreamingTransfer {
+    let easy: CurlEasy
+    let accepting: ClosedRange<Int>
+    let begin: (String?, String) -> Void
+    let consume: (UnsafeRawBufferPointer) -> Bool
+    var statusChecked = false
+    var refusedStatus = false
+    var stoppedByConsumer = false
+    var hops = 0
+    var firstHopWasPermanent = false
 
-    init(limit: Int) {
-        self.limit = limit
+    init(
+        easy: CurlEasy, accepting: ClosedRange<Int>, begin: @escaping (String?, String) -> Void,
+        consume: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) {
+        self.easy = easy
+        self.accepting = accepting
+        self.begin = begin
+        self.consume = consume
     }
 
-    /// libcurl's write callback, on the transferring thread. Returning less than it was given
-    /// makes libcurl abort with CURLE_WRITE_ERROR, which `overflowed` then explains.
+    /// The body callback. The status is checked before the first byte is handed on, so an error
+    /// page never reaches the consumer; returning short makes libcurl stop with CURLE_WRITE_ERROR.
     static let write: podcast_curl_data_callback = { data, size, count, userdata in
         guard let data, let userdata else { return 0 }
-        let body = Unmanaged<BoundedBody>.fromOpaque(userdata).takeUnretainedValue()
+        let transfer = Unmanaged<StreamingTransfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
-        guard body.bytes.count + length <= body.limit else {
-            body.overflowed = true
+        if !transfer.statusChecked {
+            transfer.statusChecked = true
+            transfer.refusedStatus = !transfer.accepting.contains(transfer.easy.responseCode)
+            if !transfer.refusedStatus {
+                transfer.begin(transfer.easy.contentType, transfer.easy.effectiveURL ?? "")
+            }
+        }
+        guard !transfer.refusedStatus else { return 0 }
+        guard transfer.consume(UnsafeRawBufferPointer(start: data, count: length)) else {
+            transfer.stoppedByConsumer = true
             return 0
         }
-        data.withMemoryRebound(to: UInt8.self, capacity: length) { start in
-            body.bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: length))
+        return length
+    }
+
+    /// The header callback: notes whether the first response of the chain was a permanent redirect.
+    static let header: podcast_curl_data_callback = { data, size, count, userdata in
+        guard let data, let userdata else { return 0 }
+        let transfer = Unmanaged<StreamingTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        let length = size * count
+        let line = UnsafeRawBufferPointer(start: data, count: length)
+        if line.starts(with: "HTTP/".utf8) {
+            transfer.hops += 1
+            if transfer.hops == 1 {
+                let status = line.split(separator: UInt8(ascii: " ")).dropFirst().first.map { Array($0) } ?? []
+                transfer.firstHopWasPermanent = status == Array("301".utf8) || status == Array("308".utf8)
+            }
         }
         return length
     }

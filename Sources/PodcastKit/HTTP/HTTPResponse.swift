@@ -8,8 +8,12 @@ public struct HTTPResponse: Sendable {
     public var redirectCount: Int
     /// Response headers of the last response, names lower-cased, in arrival order.
     public var headers: [(name: String, value: String)]
-    /// The body, decoded from any Content-Encoding.
+    /// The body, decoded from any Content-Encoding (empty for a streamed response).
     public var body: [UInt8]
+    /// Where the first response of the chain said the resource has moved for good (301/308).
+    public var permanentRedirect: String?
+    /// True when a streaming consumer stopped the transfer before the body ended.
+    public var stoppedByConsumer = false
 
     /// Creates a response.
     public init(status: Int, effectiveURL: String, redirectCount: Int, headers: [(name: String, value: String)], body: [UInt8]) {

@@ -24,4 +24,32 @@ public enum QueryString {
         }
         return result
     }
+
+    /// `text` with every valid `%XX` decoded (invalid UTF-8 results become U+FFFD); anything else
+    /// is kept as it is.
+    public static func unescape(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2,
+                let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1]) {
+                bytes.append(high << 4 | low)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

@@ -54,6 +54,27 @@ public struct ITunesCatalog: Sendable {
         return SearchOutcome(query: query, results: results, skippedOtherKinds: skipped)
     }
 
+    /// The feed URL of the podcast with iTunes id `id`, from the lookup endpoint.
+    public func feedURL(ofPodcast id: Int) throws(SearchError) -> String {
+        let term = "itunes:\(id)"
+        let url = baseURL + "/lookup?" + QueryString.encode([("id", String(id)), ("entity", "podcast")])
+        let response: HTTPResponse
+        do {
+            response = try http.get(url, accepting: 200...499, maxBodyBytes: 4 * 1024 * 1024)
+        } catch {
+            throw SearchError(kind: .http(error), term: term)
+        }
+        try checkStatus(of: response, term: term)
+        let podcast = try decode(response, term: term).lazy.compactMap { $0.podcast(number: 1) }.first
+        guard let podcast else {
+            throw SearchError(kind: .notFound(what: "no podcast with iTunes id \(id)"), term: term)
+        }
+        guard let feed = podcast.feedURL else {
+            throw SearchError(kind: .notFound(what: "\(podcast.name) has no public feed (an Apple-only show)"), term: term)
+        }
+        return feed
+    }
+
     private func checkStatus(of response: HTTPResponse, term: String) throws(SearchError) {
         let status = response.status
         guard !(200...299).contains(status) else { return }

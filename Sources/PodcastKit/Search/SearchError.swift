@@ -8,6 +8,8 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidResponse(url: String, reason: String)
         /// The API refused the query (a 4xx answer), saying why when it did.
         case rejected(url: String, status: Int, reason: String?)
+        /// A lookup found nothing usable.
+        case notFound(what: String)
     }
 
     /// The class of failure.
@@ -31,6 +33,8 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "requests: \(wait) and try again"
         case .http(let error):
             return "search \"\(term)\": \(error)"
+        case .notFound(let what):
+            return "\(term): \(what); search with podcast search and use a result's number, or give the feed URL"
         case .rejected(let url, let status, let reason):
             let phrase = HTTPStatus.reasonPhrase(status)
             let answer = ([phrase.isEmpty ? "HTTP \(status)" : "\(status) \(phrase)"] + [reason].compactMap { $0 })

@@ -81,6 +81,20 @@ extension StateStore {
                 -- current_listing.feed_url with listing_items.identity.
                 """
         ),
+        Migration(
+            summary: "the conditional-GET cache of each feed",
+            sql: """
+                -- One row per feed URL as requested: the validators of its last full answer and the
+                -- file (in <home>/feeds) holding that answer's body, re-read when the server says 304.
+                CREATE TABLE feed_cache (
+                    url           TEXT PRIMARY KEY,
+                    etag          TEXT,
+                    last_modified TEXT,
+                    body_file     TEXT NOT NULL,
+                    fetched_at    REAL NOT NULL
+                ) STRICT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

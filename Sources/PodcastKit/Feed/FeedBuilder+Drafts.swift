@@ -1,0 +1,126 @@
+import FoundationEssentials
+
+extension FeedBuilder {
+    /// Show-level values met so far, several candidates per field, resolved at the end by priority.
+    struct ChannelDraft {
+        var rssLink: String?
+        var atomLink: String?
+        var description: String?
+        var subtitle: String?
+        var summary: String?
+        var author: String?
+        var atomAuthor: String?
+        var image: String?
+        var rssImage: String?
+        var logo: String?
+        var language: String?
+
+        func apply(to feed: inout Feed) {
+            feed.link = rssLink ?? atomLink
+            feed.description = [description, subtitle, summary].lazy.compactMap { $0 }
+                .map(HTMLText.plainText).first { !$0.isEmpty }
+            feed.author = author ?? atomAuthor
+            feed.image = image ?? rssImage ?? logo
+            feed.language = language
+        }
+    }
+
+    /// One item being read: the episode plus the candidates its fields are chosen from.
+    struct ItemDraft {
+        /// An `<enclosure>`, Atom enclosure link or `<media:content>`, as written.
+        struct Media {
+            var url: String?
+            var type: String?
+            var length: String?
+            var medium: String? = nil
+            var duration: String? = nil
+        }
+
+        var episode = Episode(title: "")
+        var enclosures: [Media] = []
+        var mediaContents: [Media] = []
+        var mediaThumbnail: String?
+        var alternates: [AlternateEnclosure] = []
+        var rssLink: String?
+        var atomLink: String?
+        var guidIsPermaLink = false
+        var description: String?
+        var summary: String?
+        var contentEncoded: String?
+        var atomContent: String?
+        var mediaDescription: String?
+        var published: Date?
+        var updated: Date?
+
+        /// The finished episode, its URLs made absolute.
+        func episode(resolver: URLResolver) -> Episode {
+            var episode = self.episode
+            let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
+            if let media, let url = media.url.flatMap(resolver.resolve) {
+                episode.enclosure = Enclosure(url: url, type: media.type?.lowercased(), length: media.length.flatMap(Self.byteCount))
+                if episode.duration == nil { episode.duration = media.duration.flatMap(EpisodeDuration.seconds) }
+            }
+            episode.alternateEnclosures = alternates.map { alternate in
+                var resolved = alternate
+                resolved.sources = alternate.sources.compactMap(resolver.resolve)
+                return resolved
+            }
+            episode.link = rssLink.flatMap(resolver.resolve) ?? atomLink.flatMap(resolver.resolve)
+                ?? (guidIsPermaLink ? episode.guid.flatMap(Self.webAddress) : nil)
+            episode.published = published ?? updated
+            episode.image = episode.image ?? mediaThumbnail.flatMap(resolver.resolve)
+            episode.description = [description, summary, contentEncoded, atomContent, mediaDescription].lazy
+                .compactMap { $0 }.map(HTMLText.plainText).first { !$0.isEmpty }
+            if episode.title.isEmpty {
+                episode.title = episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
+            }
+            return episode
+        }
+
+        /// The `<media:content>` to use when there is no enclosure: the first audio or video one,
+        /// else the first with a URL.
+        private func preferredMediaContent(_ resolver: URLResolver) -> Media? {
+            let usable = mediaContents.filter { $0.url.flatMap(resolver.resolve) != nil }
+            return usable.first { media in
+                let kind = media.medium ?? media.type ?? ""
+                return kind.hasPrefix("audio") || kind.hasPrefix("video")
+            } ?? usable.first
+        }
+
+        /// A positive byte count, or nil for absent, zero, negative or nonsense lengths.
+        static func byteCount(_ text: String) -> Int64? {
+            guard let count = Int64(text.trimmingWhitespace()), count > 0 else { return nil }
+            return count
+        }
+
+        /// `guid` when it is a web address (RSS guids are permalinks unless they say otherwise).
+        private static func webAddress(_ guid: String) -> String? {
+            HTTPClient.isHTTP(guid) ? guid : nil
+        }
+
+        /// The last path segment of `url` without its extension, percent-decoded.
+        static func fileStem(of url: String) -> String {
+            let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+            return QueryString.unescape(stem).singleLine()
+        }
+    }
+}
+
+/// Podlove chapter start times: `HH:MM:SS.mmm`, `MM:SS`, or plain seconds.
+enum ChapterTime {
+    /// Seconds from the start, or nil for text that is not a time.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), let last = Double(parts[parts.count - 1]), last >= 0 else { return nil }
+        var total = last
+        var scale = 60.0
+        for part in parts.dropLast().reversed() {
+            guard let value = Int(part), value >= 0 else { return nil }
+            total += Double(value) * scale
+            scale *= 60
+        }
+        return total
+    }
+}

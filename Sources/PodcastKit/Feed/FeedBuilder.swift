@@ -1,0 +1,317 @@
+import FoundationEssentials
+
+/// Builds a `Feed` from XML events: which element means what, and in which context (a `<title>`
+/// inside `<image>` is not the show's title). RSS 0.9x/1.0/2.0 and Atom, with the iTunes,
+/// Google Play, Media RSS, Dublin Core, content, Podcasting 2.0 and Podlove vocabularies.
+final class FeedBuilder: XMLEventHandler {
+    /// The root element's format once the first tag was seen; nil before, or for a non-feed.
+    private(set) var format: FeedFormat?
+    /// The root element when the document is not a feed (`html`, `opml`, …).
+    private(set) var rejectedRoot: String?
+    /// How many texts were cut at `maxTextBytes`.
+    private(set) var truncatedTexts = 0
+    /// True when the feed had more items than `maxItems` (the rest were not read).
+    private(set) var itemLimitReached = false
+    /// Called when reading should stop (not a feed, or too many items).
+    var stopReading: () -> Void = {}
+
+    /// The most text kept for one element; descriptions beyond it are cut.
+    static let maxTextBytes = 512 * 1024
+    /// The most items read from one document.
+    static let maxItems = 50_000
+
+    private let resolver: URLResolver
+    private var feed: Feed
+    private var channel = ChannelDraft()
+    private var item: ItemDraft?
+    private var stack: [XMLName] = []
+    private var fields: [Field?] = []
+    private var text: [UInt8] = []
+    /// The depth of the element whose text is being kept; nested markup's text is kept with it.
+    private var captureDepth: Int?
+
+    /// A builder for the document at `url`, whose relative URLs resolve against `url`.
+    init(url: String) {
+        resolver = URLResolver(documentURL: url)
+        feed = Feed(url: url)
+    }
+
+    /// The feed read so far, its episodes in document order.
+    func result() -> Feed {
+        var result = feed
+        channel.apply(to: &result)
+        return result
+    }
+
+    // MARK: XMLEventHandler
+
+    func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
+        if stack.isEmpty {
+            guard let format = FeedFormat(root: name) else {
+                rejectedRoot = name.local
+                stopReading()
+                return
+            }
+            self.format = format
+            if let language = attributes.value("lang", in: .xml) { channel.language = language }
+        }
+        let parent = stack.last
+        stack.append(name)
+        guard captureDepth == nil else {
+            fields.append(nil)
+            return
+        }
+        let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
+            : startChannelElement(name, parent: parent, attributes: attributes)
+        fields.append(field)
+        if field != nil {
+            captureDepth = stack.count
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func didEndElement() {
+        guard let name = stack.last else { return }
+        if captureDepth == stack.count, let field = fields.last ?? nil {
+            captureDepth = nil
+            let value = String(decoding: text, as: UTF8.self)
+            if item != nil { endItemField(field, value) } else { endChannelField(field, value) }
+        }
+        if isItemElement(name), stack.count == itemDepth, let finished = item {
+            item = nil
+            feed.episodes.append(finished.episode(resolver: resolver))
+            if feed.episodes.count >= Self.maxItems {
+                itemLimitReached = true
+                stopReading()
+            }
+        }
+        stack.removeLast()
+        fields.removeLast()
+    }
+
+    func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard captureDepth != nil else { return }
+        let room = Self.maxTextBytes - text.count
+        guard room > 0 else { return }
+        if bytes.count > room {
+            truncatedTexts += 1
+            text.append(contentsOf: bytes.prefix(room))
+        } else {
+            text.append(contentsOf: bytes)
+        }
+    }
+
+    // MARK: Channel
+
+    private var itemDepth = 0
+
+    private func isItemElement(_ name: XMLName) -> Bool {
+        switch (name.namespace, name.local) {
+        case (.none, "item"), (.rss1, "item"), (.atom, "entry"): true
+        default: false
+        }
+    }
+
+    private func isChannel(_ name: XMLName?) -> Bool {
+        guard let name else { return false }
+        switch (name.namespace, name.local) {
+        case (.none, "channel"), (.rss1, "channel"), (.atom, "feed"): return true
+        default: return false
+        }
+    }
+
+    private func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+        if isItemElement(name) {
+            item = ItemDraft()
+            itemDepth = stack.count
+            return nil
+        }
+        if let parent, parent.local == "image", parent.namespace == .none || parent.namespace == .rss1,
+            isChannel(stack.dropLast(2).last), name.local == "url" {
+            return .feedImageURL
+        }
+        if let parent, parent.namespace == .atom, parent.local == "author", isChannel(stack.dropLast(2).last),
+            name.namespace == .atom, name.local == "name" {
+            return .feedAuthorName
+        }
+        guard isChannel(parent) else { return nil }
+        switch (name.namespace, name.local) {
+        case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .feedTitle
+        case (.none, "link"), (.rss1, "link"): return .feedLink
+        case (.atom, "link"):
+            channelLink(attributes)
+            return nil
+        case (.none, "description"), (.rss1, "description"): return .feedDescription
+        case (.atom, "subtitle"), (.atom, "tagline"): return .feedSubtitle
+        case (.itunes, "summary"), (.googleplay, "description"): return .feedSummary
+        case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"):
+            return .feedAuthor
+        case (.itunes, "image"), (.googleplay, "image"):
+            if channel.image == nil { channel.image = attributes.value("href").flatMap(resolver.resolve) }
+            return nil
+        case (.atom, "logo"), (.atom, "icon"): return .feedLogo
+        case (.none, "language"), (.dublinCore, "language"): return .feedLanguage
+        case (.itunes, "new-feed-url"): return .feedNewURL
+        case (.podcast, "locked"): return .feedLocked
+        case (.podcast, "funding"): return .feedFunding(url: attributes.value("url"))
+        default: return nil
+        }
+    }
+
+    private func channelLink(_ attributes: XMLAttributes) {
+        guard let href = attributes.value("href").flatMap(resolver.resolve) else { return }
+        switch attributes.value("rel") ?? "alternate" {
+        case "alternate": if channel.atomLink == nil { channel.atomLink = href }
+        case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
+        default: break
+        }
+    }
+
+    private func endChannelField(_ field: Field, _ value: String) {
+        let trimmed = value.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return }
+        switch field {
+        case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
+        case .feedLink: if channel.rssLink == nil { channel.rssLink = resolver.resolve(trimmed) }
+        case .feedDescription: channel.description = channel.description ?? value
+        case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
+        case .feedSummary: channel.summary = channel.summary ?? value
+        case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
+        case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
+        case .feedImageURL: channel.rssImage = channel.rssImage ?? resolver.resolve(trimmed)
+        case .feedLogo: channel.logo = channel.logo ?? resolver.resolve(trimmed)
+        case .feedLanguage: channel.language = trimmed
+        case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? resolver.resolve(trimmed)
+        case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
+        case .feedFunding(let url):
+            if let url = url.flatMap(resolver.resolve) {
+                feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
+            }
+        default: break
+        }
+    }
+
+    // MARK: Items
+
+    private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+        guard var draft = item else { return nil }
+        defer { item = draft }
+        let inItem = stack.count == itemDepth + 1
+        switch (name.namespace, name.local) {
+        case (.media, "content"):
+            // Directly in the item or inside <media:group>.
+            draft.mediaContents.append(ItemDraft.Media(
+                url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"),
+                medium: attributes.value("medium"), duration: attributes.value("duration")))
+            return nil
+        case (.media, "thumbnail"):
+            if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url") }
+            return nil
+        case (.media, "description"): return .itemMediaDescription
+        case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
+            if let uri = attributes.value("uri") { draft.alternates[draft.alternates.count - 1].sources.append(uri) }
+            return nil
+        case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
+            if let type = attributes.value("type"), let value = attributes.value("value") {
+                draft.alternates[draft.alternates.count - 1].integrity = Integrity(type: type, value: value)
+            }
+            return nil
+        case (.psc, "chapter"):
+            if let start = attributes.value("start").flatMap(ChapterTime.seconds) {
+                draft.episode.chapters.append(Chapter(
+                    start: start, title: attributes.value("title") ?? "",
+                    link: attributes.value("href").flatMap(resolver.resolve)))
+            }
+            return nil
+        default:
+            break
+        }
+        guard inItem else { return nil }
+        switch (name.namespace, name.local) {
+        case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .itemTitle
+        case (.none, "guid"):
+            draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+            return .itemGUID
+        case (.atom, "id"): return .itemGUID
+        case (.none, "link"), (.rss1, "link"): return .itemLink
+        case (.atom, "link"):
+            itemLink(attributes, into: &draft)
+            return nil
+        case (.none, "enclosure"):
+            draft.enclosures.append(ItemDraft.Media(
+                url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length")))
+            return nil
+        case (.none, "description"), (.rss1, "description"): return .itemDescription
+        case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"): return .itemSummary
+        case (.content, "encoded"): return .itemContentEncoded
+        case (.atom, "content"): return .itemAtomContent
+        case (.none, "pubDate"), (.dublinCore, "date"), (.atom, "published"), (.atom, "issued"): return .itemPublished
+        case (.atom, "updated"), (.atom, "modified"): return .itemUpdated
+        case (.itunes, "duration"): return .itemDuration
+        case (.itunes, "season"), (.podcast, "season"): return .itemSeason
+        case (.itunes, "episode"), (.podcast, "episode"): return .itemEpisode
+        case (.itunes, "episodeType"): return .itemEpisodeType
+        case (.itunes, "explicit"): return .itemExplicit
+        case (.itunes, "block"): return .itemBlock
+        case (.itunes, "image"), (.googleplay, "image"):
+            if draft.episode.image == nil { draft.episode.image = attributes.value("href").flatMap(resolver.resolve) }
+            return nil
+        case (.podcast, "transcript"):
+            if let url = attributes.value("url").flatMap(resolver.resolve) {
+                draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
+            }
+            return nil
+        case (.podcast, "chapters"):
+            if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(resolver.resolve) }
+            return nil
+        case (.podcast, "alternateEnclosure"):
+            draft.alternates.append(AlternateEnclosure(
+                type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
+                sources: [], integrity: nil))
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private func itemLink(_ attributes: XMLAttributes, into draft: inout ItemDraft) {
+        guard let href = attributes.value("href") else { return }
+        switch attributes.value("rel") ?? "alternate" {
+        case "alternate": if draft.atomLink == nil { draft.atomLink = href }
+        case "enclosure":
+            draft.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
+        default: break
+        }
+    }
+
+    private func endItemField(_ field: Field, _ value: String) {
+        guard var draft = item else { return }
+        defer { item = draft }
+        let trimmed = value.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return }
+        switch field {
+        case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
+        case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
+        case .itemLink: draft.rssLink = draft.rssLink ?? trimmed
+        case .itemDescription: draft.description = draft.description ?? value
+        case .itemSummary: draft.summary = draft.summary ?? value
+        case .itemContentEncoded: draft.contentEncoded = draft.contentEncoded ?? value
+        case .itemAtomContent: draft.atomContent = draft.atomContent ?? value
+        case .itemMediaDescription: draft.mediaDescription = draft.mediaDescription ?? value
+        case .itemPublished: draft.published = draft.published ?? FeedDate.parse(trimmed)
+        case .itemUpdated: draft.updated = draft.updated ?? FeedDate.parse(trimmed)
+        case .itemDuration: draft.episode.duration = draft.episode.duration ?? EpisodeDuration.seconds(trimmed)
+        case .itemSeason: draft.episode.season = draft.episode.season ?? Int(trimmed)
+        case .itemEpisode: draft.episode.episodeNumber = draft.episode.episodeNumber ?? Int(trimmed)
+        case .itemEpisodeType: draft.episode.episodeType = draft.episode.episodeType ?? trimmed.lowercased()
+        case .itemExplicit:
+            switch trimmed.lowercased() {
+            case "yes", "true", "explicit": draft.episode.isExplicit = true
+            case "no", "false", "clean": draft.episode.isExplicit = false
+            default: break
+            }
+        case .itemBlock: draft.episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
+        default: break
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import FoundationEssentials
+
+/// Fetches feeds over HTTP: conditional GET against a cache (a 304 re-reads the stored answer),
+/// permanent moves and `itunes:new-feed-url` followed and reported, and RFC 5005 pages followed,
+/// boundedly, so a back catalogue split over pages is complete.
+///
+/// Blocks the calling thread (see `HTTPClient`); not Sendable through its cache.
+public struct FeedFetcher {
+    /// A fetched feed and how it was reached.
+    public struct Fetched: Sendable {
+        /// The feed (all pages merged) and what to warn about.
+        public var result: FeedParser.Result
+        /// The address to remember for the feed: where it lives now.
+        public var url: String
+        /// How the feed moved, one line each, to tell the user.
+        public var moves: [String]
+        /// True when the server said the first page had not changed since the last fetch.
+        public var notModified: Bool
+        /// How many pages were read.
+        public var pages: Int
+    }
+
+    /// The most pages read of one paged feed.
+    public static let maxPages = 50
+
+    /// The HTTP client requests go through.
+    public var http: HTTPClient
+    /// Validators of earlier answers.
+    public var cache: any FeedCache
+    /// The directory keeping the bodies of earlier answers.
+    public var cacheDirectory: String
+
+    /// A fetcher using `http`, remembering answers in `cache` and `cacheDirectory`.
+    public init(http: HTTPClient, cache: any FeedCache, cacheDirectory: String) {
+        self.http = http
+        self.cache = cache
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// Fetches the feed at `url`; `refresh` skips the conditional GET.
+    public func fetch(_ url: String, refresh: Bool = false) throws(FeedError) -> Fetched {
+        var moves: [String] = []
+        var first = try fetchPage(url, conditional: !refresh)
+        var address = first.permanentTarget ?? url
+        if let target = first.permanentTarget {
+            moves.append("feed \(url) has moved permanently to \(target); use the new address from now on")
+        }
+        if let newURL = first.result.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+            moves.append("feed \(address) says it has moved to \(newURL) (itunes:new-feed-url); reading it from there")
+            first = try fetchPage(newURL, conditional: !refresh)
+            address = first.permanentTarget ?? newURL
+        }
+
+        var result = first.result
+        var visited: Set<String> = [url, address]
+        var next = result.feed.nextPageURL
+        var pages = 1
+        while let page = next, visited.insert(page).inserted {
+            guard pages < Self.maxPages else {
+                result.warnings.append("feed \(address) has more than \(Self.maxPages) pages; only the first \(Self.maxPages) were read")
+                break
+            }
+            let fetched = try fetchPage(page, conditional: false).result
+            result.feed.episodes += fetched.feed.episodes
+            result.warnings += fetched.warnings
+            next = fetched.feed.nextPageURL
+            pages += 1
+        }
+        if pages > 1 {
+            let duplicates = FeedParser.orderNewestFirst(&result.feed.episodes)
+            if duplicates > 0 {
+                result.warnings.append("feed \(address) lists \(duplicates) episodes on more than one page; each is shown once")
+            }
+        }
+        return Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)
+    }
+
+    /// Reads a feed from a file on this machine.
+    public static func read(file path: String) throws(FeedError) -> FeedParser.Result {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let parser = FeedParser(url: "file://" + absolute.replacing(" ", with: "%20"), source: path)
+        do {
+            try FileIO.read(absolute) { bytes in
+                parser.parse(bytes)
+                return parser.wantsMoreBytes
+            }
+        } catch {
+            throw FeedError(.unreadable(error), source: path)
+        }
+        return try parser.finish()
+    }
+
+    // MARK: One page
+
+    private struct Page {
+        var result: FeedParser.Result
+        var permanentTarget: String?
+        var notModified: Bool
+    }
+
+    private func fetchPage(_ url: String, conditional: Bool) throws(FeedError) -> Page {
+        let bodyFile = Self.cacheFileName(for: url)
+        let bodyPath = cacheDirectory + "/" + bodyFile
+        var headers: [String] = []
+        let cached = conditional ? (try? cache.feedCacheEntry(url: url)) ?? nil : nil
+        if let cached, FileManager.default.fileExists(atPath: cacheDirectory + "/" + cached.bodyFile) {
+            if let etag = cached.etag { headers.append("If-None-Match: \(etag)") }
+            if let lastModified = cached.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+        }
+        try? FileIO.makeDirectory(cacheDirectory)
+        let writer = try? AtomicFileWriter(destination: bodyPath)
+        var parser: FeedParser?
+
+        let response: HTTPResponse
+        do {
+            response = try http.stream(url, headers: headers, accepting: 200...304, begin: { contentType, finalURL in
+                parser = FeedParser(url: finalURL.isEmpty ? url : finalURL, source: url, httpCharset: Self.charset(of: contentType))
+            }, consume: { bytes in
+                writer?.write(bytes)
+                parser?.parse(bytes)
+                return parser?.wantsMoreBytes ?? true
+            })
+        } catch {
+            throw FeedError(.http(error), source: url)
+        }
+        let permanentTarget = response.permanentRedirect.flatMap(URLResolver(documentURL: url).resolve)
+
+        if response.status == 304, let cached {
+            return Page(result: try Self.reread(cacheDirectory + "/" + cached.bodyFile, url: url),
+                        permanentTarget: permanentTarget, notModified: true)
+        }
+        guard (200...299).contains(response.status) else {
+            throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
+        }
+        guard let parser else { throw FeedError(.empty, source: url) }
+        let result = try parser.finish()
+        if let writer, (try? writer.commit()) != nil {
+            try? cache.saveFeedCacheEntry(FeedCacheEntry(
+                url: url, etag: response.header("etag"), lastModified: response.header("last-modified"),
+                bodyFile: bodyFile, fetchedAt: Date()))
+        }
+        return Page(result: result, permanentTarget: permanentTarget, notModified: false)
+    }
+
+    /// Parses a cached answer again, as if it had just arrived from `url`.
+    private static func reread(_ path: String, url: String) throws(FeedError) -> FeedParser.Result {
+        let parser = FeedParser(url: url)
+        do {
+            try FileIO.read(path) { bytes in
+                parser.parse(bytes)
+                return parser.wantsMoreBytes
+            }
+        } catch {
+            throw FeedError(.unreadable(error), source: url)
+        }
+        return try parser.finish()
+    }
+
+    /// The `charset` parameter of a Content-Type, without quotes, if any.
+    static func charset(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, String(pair[0]).trimmingWhitespace().lowercased() == "charset" else { continue }
+            let value = String(pair[1]).trimmingWhitespace().withoutQuotes()
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// A stable file name for a URL's cached body (FNV-1a, so it is the same in every run).
+    static func cacheFileName(for url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + ".xml"
+    }
+}
+
+private extension String {
+    /// The string without surrounding single or double quotes.
+    func withoutQuotes() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == "\"" || first == "'" { text = text.dropFirst() }
+        while let last = text.last, last == "\"" || last == "'" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,162 @@
+/// Reads a feed from its bytes as they arrive (from the network or a file), with libxml2's SAX2
+/// push parser: no whole-document buffer, so memory stays flat whatever the feed's size.
+///
+/// Not Sendable: one thread calls `parse` for each piece and then `finish`.
+public final class FeedParser {
+    /// A feed that was read, and what the user should know about how it was read.
+    public struct Result: Sendable {
+        /// The feed, its episodes newest first, each identity once.
+        public var feed: Feed
+        /// Problems that did not stop the feed being read (sloppy XML, cut texts), one line each.
+        public var warnings: [String]
+    }
+
+    private let source: String
+    private let httpCharset: String?
+    private let builder: FeedBuilder
+    private var start: [UInt8] = []
+    private var state = State.sniffing
+    private var repair: UTF8Repair?
+    private var skippedLines = 0
+
+    private enum State {
+        case sniffing
+        case parsing(XMLPushParser)
+        case rejected(FeedError.Kind)
+        case stopped(XMLPushParser)
+    }
+
+    /// How many bytes are looked at before deciding what the document is.
+    private static let sniffLength = 1024
+
+    /// A parser for the document at `url` (relative links resolve against it), named `source` in
+    /// errors; `httpCharset` is the charset the server named, if any.
+    public init(url: String, source: String? = nil, httpCharset: String? = nil) {
+        self.source = source ?? url
+        self.httpCharset = httpCharset
+        builder = FeedBuilder(url: url)
+    }
+
+    /// False once more bytes cannot change the outcome (the document is not a feed, or the item
+    /// limit was reached): the caller may stop reading.
+    public var wantsMoreBytes: Bool {
+        switch state {
+        case .sniffing, .parsing: true
+        case .rejected, .stopped: false
+        }
+    }
+
+    /// Parses the next bytes of the document.
+    public func parse(_ bytes: UnsafeRawBufferPointer) {
+        switch state {
+        case .sniffing:
+            start.append(contentsOf: bytes)
+            if start.count >= Self.sniffLength { beginParsing() }
+        case .parsing(let xml):
+            feed(bytes, to: xml)
+        case .rejected, .stopped:
+            break
+        }
+    }
+
+    /// Ends the document and returns the feed, or why there is none.
+    public func finish() throws(FeedError) -> Result {
+        if case .sniffing = state { beginParsing() }
+        let xml: XMLPushParser
+        switch state {
+        case .sniffing: throw FeedError(.empty, source: source)
+        case .rejected(let kind): throw FeedError(kind, source: source)
+        case .parsing(let parser), .stopped(let parser): xml = parser
+        }
+        if case .parsing = state {
+            if let tail = repair?.finish(), !tail.isEmpty { tail.withUnsafeBytes { xml.parse($0) } }
+            xml.finish()
+        }
+        if let root = builder.rejectedRoot {
+            throw FeedError(root.lowercased() == "html" ? .html : .notAFeed(root: root), source: source)
+        }
+        let problem = xml.firstProblem.map { XMLProblem(line: $0.line + skippedLines, column: $0.column, message: $0.message) }
+        guard builder.format != nil else {
+            throw FeedError(problem.map { .malformed(line: $0.line, column: $0.column, message: $0.message) } ?? .notXML, source: source)
+        }
+        var feed = builder.result()
+        if feed.episodes.isEmpty, let problem {
+            throw FeedError(.malformed(line: problem.line, column: problem.column, message: problem.message), source: source)
+        }
+        var warnings: [String] = []
+        if let problem {
+            warnings.append("feed \(source) has broken XML at line \(problem.line):\(problem.column) (\(problem.message)); "
+                + "listing the \(feed.episodes.count) episodes read")
+        }
+        if xml.ignoredEntityDeclarations > 0 {
+            warnings.append("feed \(source) declares \(xml.ignoredEntityDeclarations) XML entities; they were ignored for safety")
+        }
+        if builder.truncatedTexts > 0 {
+            warnings.append("feed \(source): \(builder.truncatedTexts) texts longer than \(FeedBuilder.maxTextBytes / 1024) KiB were cut")
+        }
+        if builder.itemLimitReached {
+            warnings.append("feed \(source) has more than \(FeedBuilder.maxItems) items; only the first \(FeedBuilder.maxItems) were read")
+        }
+        let duplicates = Self.orderNewestFirst(&feed.episodes)
+        if duplicates > 0 {
+            warnings.append("feed \(source) lists \(duplicates) episodes twice (same guid); each is shown once")
+        }
+        return Result(feed: feed, warnings: warnings)
+    }
+
+    private func beginParsing() {
+        switch FeedSniffer.judge(start, httpCharset: httpCharset) {
+        case .empty:
+            state = start.isEmpty ? .sniffing : .rejected(.empty)
+        case .notXML(let kind):
+            state = .rejected(kind)
+        case .xml(let skip, let lines, let encoding):
+            skippedLines = lines
+            let override: String?
+            switch encoding {
+            case .utf8:
+                repair = UTF8Repair()
+                override = "UTF-8"
+            case .decodedByLibXML(let name):
+                override = name
+            }
+            guard let xml = XMLPushParser(handler: builder, documentURL: source, encoding: override) else {
+                state = .rejected(.notXML)
+                return
+            }
+            state = .parsing(xml)
+            builder.stopReading = { [unowned self, unowned xml] in
+                xml.stop()
+                self.state = .stopped(xml)
+            }
+            let body = Array(start.dropFirst(skip))
+            start = []
+            body.withUnsafeBytes { feed($0, to: xml) }
+        }
+    }
+
+    private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser) {
+        if repair != nil {
+            let repaired = repair?.repair(bytes) ?? []
+            repaired.withUnsafeBytes { xml.parse($0) }
+        } else {
+            xml.parse(bytes)
+        }
+    }
+
+    /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of
+    /// an identity; returns how many were dropped.
+    static func orderNewestFirst(_ episodes: inout [Episode]) -> Int {
+        let ordered = episodes.enumerated().sorted { lhs, rhs in
+            switch (lhs.element.published, rhs.element.published) {
+            case let (left?, right?) where left != right: return left > right
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return lhs.offset < rhs.offset
+            }
+        }
+        var seen = Set<String>()
+        episodes = ordered.map(\.element).filter { seen.insert($0.identity).inserted }
+        return ordered.count - episodes.count
+    }
+}

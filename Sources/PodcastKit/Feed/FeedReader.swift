@@ -1,0 +1,52 @@
+/// Turns what the user named (`podcast episodes <feed>`) into a feed: a URL, a file, a number
+/// from the last search, or an iTunes id.
+///
+/// Blocks the calling thread; not Sendable through its store.
+public struct FeedReader {
+    /// Looks up `itunes:<id>`.
+    public var catalog: ITunesCatalog
+    /// Fetches URLs.
+    public var fetcher: FeedFetcher
+    /// Holds the last search.
+    public var store: StateStore
+
+    /// A reader over the given services.
+    public init(catalog: ITunesCatalog, fetcher: FeedFetcher, store: StateStore) {
+        self.catalog = catalog
+        self.fetcher = fetcher
+        self.store = store
+    }
+
+    /// Reads the feed `source` names; `refresh` skips the conditional GET.
+    /// Throws `UsageError` for a number that is not in the last search, `SearchError` for a failed
+    /// lookup, `FeedError` for a feed that cannot be fetched or read.
+    public func read(_ source: FeedSource, refresh: Bool) throws -> FeedFetcher.Fetched {
+        switch source {
+        case .url(let url):
+            return try fetcher.fetch(url, refresh: refresh)
+        case .file(let path):
+            let result = try FeedFetcher.read(file: path)
+            return FeedFetcher.Fetched(result: result, url: result.feed.url, moves: [], notModified: false, pages: 1)
+        case .itunes(let id):
+            return try fetcher.fetch(try catalog.feedURL(ofPodcast: id), refresh: refresh)
+        case .searchResult(let number):
+            return try fetcher.fetch(try feedURL(ofResult: number), refresh: refresh)
+        }
+    }
+
+    private func feedURL(ofResult number: Int) throws -> String {
+        guard let search = try store.lastSearch(), !search.results.isEmpty else {
+            throw UsageError("there is no search to take number \(number) from; run podcast search first, or give a feed URL")
+        }
+        guard let result = search.results.first(where: { $0.number == number }) else {
+            throw UsageError("there is no result \(number) in the last search (\"\(search.query.term)\": 1–\(search.results.count))")
+        }
+        guard search.query.media == .podcast else {
+            throw UsageError("the last search was for music; its numbers are previews for podcast download, not feeds")
+        }
+        guard let feed = result.feedURL else {
+            throw UsageError("result \(number) (\(result.name)) has no public feed (an Apple-only show); pick another")
+        }
+        return feed
+    }
+}

@@ -1,0 +1,103 @@
+/// Streams bytes that should be UTF-8, replacing each byte that is not part of a valid sequence
+/// by its Windows-1252 character, which is what such bytes almost always are in feeds that do
+/// not declare their encoding. Valid UTF-8 passes through untouched; a sequence split between
+/// two chunks is completed from the next one.
+struct UTF8Repair {
+    private var pending: [UInt8] = []
+    /// How many bytes were re-read as Windows-1252.
+    private(set) var repairedBytes = 0
+
+    /// The repaired form of `chunk`; the last, possibly incomplete, sequence is held back.
+    mutating func repair(_ chunk: UnsafeRawBufferPointer) -> [UInt8] {
+        var input = pending
+        input.append(contentsOf: chunk)
+        pending.removeAll(keepingCapacity: true)
+        return repairFront(input, final: false)
+    }
+
+    /// Whatever is still held back, repaired, at the end of the document.
+    mutating func finish() -> [UInt8] {
+        let input = pending
+        pending.removeAll()
+        return repairFront(input, final: true)
+    }
+
+    private mutating func repairFront(_ input: [UInt8], final: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte < 0x80 {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let length = Self.sequenceLength(byte)
+            if length > 1 {
+                if index + length > input.count {
+                    // Possibly completed by the next chunk.
+                    if !final && Self.isValidPrefix(input[index...]) {
+                        pending.append(contentsOf: input[index...])
+                        return output
+                    }
+                } else if Self.isValid(input[index..<index + length]) {
+                    output.append(contentsOf: input[index..<index + length])
+                    index += length
+                    continue
+                }
+            }
+            output.append(contentsOf: Self.windows1252(byte))
+            repairedBytes += 1
+            index += 1
+        }
+        return output
+    }
+
+    /// The length a sequence starting with `lead` claims (0 for a continuation or invalid lead).
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+    }
+
+    /// Whether `bytes` (one whole sequence) is valid UTF-8: no overlongs, surrogates or values past U+10FFFF.
+    private static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let lead = bytes[bytes.startIndex]
+        let second = bytes[bytes.startIndex + 1]
+        let secondRange: ClosedRange<UInt8> = switch lead {
+        case 0xE0: 0xA0...0xBF
+        case 0xED: 0x80...0x9F
+        case 0xF0: 0x90...0xBF
+        case 0xF4: 0x80...0x8F
+        default: 0x80...0xBF
+        }
+        guard secondRange.contains(second) else { return false }
+        return bytes.dropFirst(2).allSatisfy { $0 & 0xC0 == 0x80 }
+    }
+
+    /// Whether an incomplete tail could still become a valid sequence.
+    private static func isValidPrefix(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var padded = Array(bytes)
+        let length = sequenceLength(padded[0])
+        guard length > 1 else { return false }
+        // Complete it with the smallest continuation that keeps the lead's constraints.
+        let second: UInt8 = padded[0] == 0xE0 ? 0xA0 : padded[0] == 0xF0 ? 0x90 : 0x80
+        while padded.count < length { padded.append(padded.count == 1 ? second : 0x80) }
+        return isValid(padded[...])
+    }
+
+    /// The UTF-8 encoding of `byte` read as Windows-1252 (its 0x80–0x9F block differs from Latin-1).
+    private static func windows1252(_ byte: UInt8) -> [UInt8] {
+        let scalar: UInt32 = byte >= 0xA0 ? UInt32(byte) : table[Int(byte - 0x80)]
+        return Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+    }
+
+    private static let table: [UInt32] = [
+        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+    ]
+}

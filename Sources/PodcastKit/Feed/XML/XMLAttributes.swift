@@ -1,0 +1,42 @@
+import CLibXML2
+
+/// The attributes of one start tag, read in place from libxml2's buffers (valid only during the
+/// start-element callback). Values are looked up on demand, so tags whose attributes nobody reads
+/// cost nothing.
+struct XMLAttributes {
+    /// libxml2's layout: five pointers per attribute (local name, prefix, URI, value start, value end).
+    private let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    private let count: Int
+    private let namespaces: (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) -> FeedNamespace
+
+    init(
+        pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int,
+        namespaces: @escaping (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) -> FeedNamespace
+    ) {
+        self.pointers = pointers
+        self.count = count
+        self.namespaces = namespaces
+    }
+
+    /// The value of attribute `local` in `namespace` (unprefixed attributes are `.none`), with
+    /// surrounding white space removed; nil when absent.
+    func value(_ local: String, in namespace: FeedNamespace = .none) -> String? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            let base = pointers + index * 5
+            guard let name = base[0], let start = base[3], let end = base[4] else { continue }
+            guard local.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: strlen(name))) else { continue }
+            let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : namespaces(base[1], base[2])
+            guard attributeNamespace == namespace else { continue }
+            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            return value.trimmingWhitespace()
+        }
+        return nil
+    }
+
+    private func strlen(_ pointer: UnsafePointer<xmlChar>) -> Int {
+        var length = 0
+        while pointer[length] != 0 { length += 1 }
+        return length
+    }
+}

@@ -1,0 +1,93 @@
+import Glibc
+
+/// Reading and atomically replacing files, retrying EINTR, errors naming the call and the path.
+public enum FileIO {
+    /// Reads the file at `path` in pieces of `pieceSize` bytes, handing each to `body` until the
+    /// end or until `body` returns false.
+    public static func read(
+        _ path: String, pieceSize: Int = 64 * 1024, _ body: (UnsafeRawBufferPointer) -> Bool
+    ) throws(SystemError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, pieceSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .last("read", path: path)
+            }
+            if count == 0 || !body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { return }
+        }
+    }
+
+    /// Creates `path` and any missing parents with `mode`.
+    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, mode) != 0 && errno != EEXIST { throw .last("mkdir", path: prefix) }
+        }
+    }
+}
+
+/// A file written under a temporary name beside its destination and renamed over it only when
+/// complete, so the destination is always either the old file or the whole new one.
+public final class AtomicFileWriter {
+    /// The file's final path.
+    public let destination: String
+    private let temporary: String
+    private var descriptor: Int32
+    /// The first write error, if any; `commit` reports it.
+    private var failure: SystemError?
+
+    /// Starts writing `destination` (its directory must exist).
+    public init(destination: String) throws(SystemError) {
+        self.destination = destination
+        temporary = destination + ".partial-\(getpid())"
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .last("open", path: temporary) }
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    /// Appends `bytes`; a failure is kept and reported by `commit`.
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, var start = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = Glibc.write(descriptor, start, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = .last("write", path: temporary)
+                return
+            }
+            start += written
+            remaining -= written
+        }
+    }
+
+    /// Closes the file and renames it over the destination.
+    public func commit() throws(SystemError) {
+        defer { descriptor = -1 }
+        if let failure {
+            close(descriptor)
+            unlink(temporary)
+            throw failure
+        }
+        guard close(descriptor) == 0 else {
+            unlink(temporary)
+            throw .last("close", path: temporary)
+        }
+        guard rename(temporary, destination) == 0 else {
+            unlink(temporary)
+            throw .last("rename", path: destination)
+        }
+    }
+}

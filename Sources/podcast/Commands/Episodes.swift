@@ -1,0 +1,72 @@
+import ArgumentParser
+import PodcastKit
+
+/// `podcast episodes <feed>`: fetch, parse and list a feed's episodes, newest first.
+struct Episodes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a podcast's episodes, newest first.",
+        discussion: """
+            <feed> is an http(s) URL, a file, a number from the last search, or itunes:<id>. The \
+            numbers shown stay valid for `podcast download N`, by episode identity, until the next \
+            listing. Feeds are fetched with a conditional GET: an unchanged feed is not downloaded again.
+
+            Examples:
+              podcast episodes 1
+              podcast episodes https://feeds.example.com/show.xml --limit 10
+              podcast episodes itunes:1440215666
+              podcast episodes ./saved-feed.xml --json
+            """
+    )
+
+    @Argument(help: "The feed: a URL, a file, a number from the last search, or itunes:<id>.")
+    var feed: String
+
+    @Option(help: "Show only the newest N episodes.")
+    var limit: Int?
+
+    @Flag(help: "Fetch the feed in full even when the server says it has not changed.")
+    var refresh = false
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func validate() throws {
+        if let limit, limit < 1 {
+            throw ValidationError("--limit must be 1 or more, not \(limit)")
+        }
+    }
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let store = try context.openStore()
+        let reader = FeedReader(
+            catalog: try context.itunesCatalog(),
+            fetcher: FeedFetcher(
+                http: HTTPClient(settings: context.configuration.httpSettings), cache: store,
+                cacheDirectory: context.paths.home + "/feeds"),
+            store: store)
+        let fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
+        let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
+        try store.replaceListing(listing)
+
+        for move in fetched.moves {
+            context.console.note(move)
+        }
+        for warning in fetched.result.warnings {
+            context.console.warning(warning)
+        }
+        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count)
+        if output.json {
+            context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
+            return
+        }
+        if listing.items.isEmpty {
+            context.console.note("feed \(fetched.url) (\(fetched.result.feed.title)) has no episodes")
+            return
+        }
+        for line in rendering.table.render(width: context.console.outputWidth).lines {
+            context.console.print(line)
+        }
+        context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
+    }
+}

@@ -1,0 +1,102 @@
+import PodcastKit
+
+/// How a feed's episodes are shown: a table and the contract's JSON document.
+struct EpisodesRendering {
+    let feed: Feed
+    /// The address the feed is remembered under.
+    let url: String
+    /// How many episodes are listed (the newest).
+    let count: Int
+
+    private var episodes: ArraySlice<Episode> { feed.episodes.prefix(count) }
+
+    /// Number, date, duration, size, state and title; titles give way on narrow terminals.
+    var table: TextTable {
+        let columns = [
+            TextTable.Column("#", alignment: .right),
+            TextTable.Column("Date"),
+            TextTable.Column("Duration", alignment: .right),
+            TextTable.Column("Size", alignment: .right),
+            TextTable.Column("State"),
+            TextTable.Column("Title", minWidth: 16, shrinkStage: 1),
+        ]
+        let rows = episodes.enumerated().map { index, episode in
+            [
+                String(index + 1),
+                episode.published.map(UTCDate.day) ?? "",
+                episode.duration.map(Self.clock) ?? "",
+                episode.enclosure?.length.map(Self.size) ?? "",
+                episode.enclosure == nil ? "no media" : "new",
+                episode.title,
+            ]
+        }
+        return TextTable(columns: columns, rows: rows)
+    }
+
+    /// The contract's `{"feed", "episodes"}` document.
+    var json: JSONValue {
+        .object([
+            ("feed", .object([
+                ("title", .string(feed.title)),
+                ("url", .string(url)),
+                ("link", .string(feed.link)),
+                ("description", .string(feed.description)),
+                ("author", .string(feed.author)),
+                ("image", .string(feed.image)),
+                ("language", .string(feed.language)),
+            ])),
+            ("episodes", .array(episodes.enumerated().map { index, episode in
+                .object([
+                    ("number", .int(index + 1)),
+                    ("guid", .string(episode.guid)),
+                    ("title", .string(episode.title)),
+                    ("published", .string(episode.published.map(UTCDate.iso8601))),
+                    ("duration", .int(episode.duration)),
+                    ("description", .string(episode.description)),
+                    ("link", .string(episode.link)),
+                    ("image", .string(episode.image)),
+                    ("season", .int(episode.season)),
+                    ("episode", .int(episode.episodeNumber)),
+                    ("episode_type", .string(episode.episodeType)),
+                    ("enclosure", episode.enclosure.map { enclosure in
+                        .object([
+                            ("url", .string(enclosure.url)),
+                            ("type", .string(enclosure.type)),
+                            ("length", .int(enclosure.length.map { Int($0) })),
+                        ])
+                    } ?? .null),
+                    ("transcripts", .array(episode.transcripts.map { transcript in
+                        .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
+                    })),
+                    ("chapters_url", .string(episode.chaptersURL)),
+                    ("state", .string("new")),
+                    ("path", .null),
+                ])
+            })),
+        ])
+    }
+
+    /// `1:02:05` or `45:07`.
+    static func clock(_ seconds: Int) -> String {
+        let hours = seconds / 3600
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
+        let mm = minutes < 10 && hours > 0 ? "0\(minutes)" : "\(minutes)"
+        let ss = rest < 10 ? "0\(rest)" : "\(rest)"
+        return hours > 0 ? "\(hours):\(mm):\(ss)" : "\(mm):\(ss)"
+    }
+
+    /// `48.2 MB` (decimal units, as players and hosts show sizes).
+    static func size(_ bytes: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+}
