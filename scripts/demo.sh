@@ -41,6 +41,8 @@ step() {
 
 step search tones
 step search --json --limit 1 tones
+step episodes 1
+step episodes 1 --json --limit 1
 step search --media music --limit 3 sine
 echo
 echo "demo: done; the server is stopped and $work removed."

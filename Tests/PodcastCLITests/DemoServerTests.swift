@@ -20,6 +20,12 @@ import Testing
         let feeds = results.compactMap { $0["feed_url"] as? String }
         #expect(feeds.count == 2)
 
+        let episodes = try await podcast.run(["episodes", "1"])
+        #expect(episodes.status == 0)
+        #expect(episodes.stdout.split(separator: "\n").count == 4)
+        #expect(episodes.stdout.contains("Ünïcode in Titles — 音"))
+        #expect(try await podcast.run(["episodes", "2"]).status == 0)
+
         let music = try await podcast.run(["search", "--json", "--media", "music", "sine"])
         let songs = try #require(try JSONSerialization.jsonObject(with: Data(music.stdout.utf8)) as? [String: Any])
         let previews = try #require(songs["results"] as? [[String: Any]]).compactMap { $0["preview_url"] as? String }

@@ -109,6 +109,13 @@ public struct Enclosure: Sendable, Equatable {
     public var type: String?
     /// The length in bytes the feed declares (nil when absent, zero or nonsense).
     public var length: Int64?
+
+    /// Creates an enclosure.
+    public init(url: String, type: String?, length: Int64?) {
+        self.url = url
+        self.type = type
+        self.length = length
+    }
 }
 
 /// A `podcast:alternateEnclosure`: another rendition of the episode.
@@ -137,6 +144,12 @@ public struct Transcript: Sendable, Equatable {
     public var url: String
     /// Its MIME type (`text/vtt`, `application/srt`, …).
     public var type: String?
+
+    /// Creates a transcript link.
+    public init(url: String, type: String?) {
+        self.url = url
+        self.type = type
+    }
 }
 
 /// A Podlove simple chapter.

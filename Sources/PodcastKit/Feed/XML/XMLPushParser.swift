@@ -14,8 +14,6 @@ import CLibXML2
 final class XMLPushParser {
     /// The first error libxml2 reported, if any.
     private(set) var firstProblem: XMLProblem?
-    /// How many errors libxml2 reported.
-    private(set) var problemCount = 0
     /// How many entity declarations the document made (all ignored).
     private(set) var ignoredEntityDeclarations = 0
 
@@ -133,7 +131,8 @@ final class XMLPushParser {
         sax.cdataBlock = sax.characters
         sax.serror = { context, error in
             guard let parser = XMLPushParser.instance(from: context), let error else { return }
-            parser.problemCount += 1
+            // Undeclared prefixes (`itunes:` without xmlns:itunes) are common and resolved by prefix.
+            guard error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue) else { return }
             if parser.firstProblem == nil {
                 let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
                 parser.firstProblem = XMLProblem(
