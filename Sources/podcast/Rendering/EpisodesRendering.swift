@@ -10,15 +10,16 @@ struct EpisodesRendering {
 
     private var episodes: ArraySlice<Episode> { feed.episodes.prefix(count) }
 
-    /// Number, date, duration, size, state and title; titles give way on narrow terminals.
+    /// Number, date, duration, size, state and title. On a narrow terminal titles shrink to a
+    /// readable width, then Size and Duration are left out, in that order.
     var table: TextTable {
         let columns = [
             TextTable.Column("#", alignment: .right),
             TextTable.Column("Date"),
-            TextTable.Column("Duration", alignment: .right),
-            TextTable.Column("Size", alignment: .right),
+            TextTable.Column("Duration", alignment: .right, droppable: true),
+            TextTable.Column("Size", alignment: .right, droppable: true),
             TextTable.Column("State"),
-            TextTable.Column("Title", minWidth: 16, shrinkStage: 1),
+            TextTable.Column("Title", minWidth: 24, shrinkStage: 1),
         ]
         let rows = episodes.enumerated().map { index, episode in
             [
