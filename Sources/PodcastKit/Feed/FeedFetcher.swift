@@ -78,14 +78,19 @@ public struct FeedFetcher {
     /// Reads a feed from a file on this machine.
     public static func read(file path: String) throws(FeedError) -> FeedParser.Result {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let parser = FeedParser(url: "file://" + absolute.replacing(" ", with: "%20"), source: path)
+        return try parse(file: absolute, url: "file://" + absolute.replacing(" ", with: "%20"), source: path)
+    }
+
+    /// Parses the file at `path` as the document at `url`, named `source` in errors.
+    private static func parse(file path: String, url: String, source: String) throws(FeedError) -> FeedParser.Result {
+        let parser = FeedParser(url: url, source: source)
         do {
-            try FileIO.read(absolute) { bytes in
+            try FileIO.read(path) { bytes in
                 parser.parse(bytes)
                 return parser.wantsMoreBytes
             }
         } catch {
-            throw FeedError(.unreadable(error), source: path)
+            throw FeedError(.unreadable(error), source: source)
         }
         return try parser.finish()
     }
@@ -126,8 +131,9 @@ public struct FeedFetcher {
         let permanentTarget = response.permanentRedirect.flatMap(URLResolver(documentURL: url).resolve)
 
         if response.status == 304, let cached {
-            return Page(result: try Self.reread(cacheDirectory + "/" + cached.bodyFile, url: url),
-                        permanentTarget: permanentTarget, notModified: true)
+            // The stored answer, read again as if it had just arrived from `url`.
+            let result = try Self.parse(file: cacheDirectory + "/" + cached.bodyFile, url: url, source: url)
+            return Page(result: result, permanentTarget: permanentTarget, notModified: true)
         }
         guard (200...299).contains(response.status) else {
             throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
@@ -140,20 +146,6 @@ public struct FeedFetcher {
                 bodyFile: bodyFile, fetchedAt: Date()))
         }
         return Page(result: result, permanentTarget: permanentTarget, notModified: false)
-    }
-
-    /// Parses a cached answer again, as if it had just arrived from `url`.
-    private static func reread(_ path: String, url: String) throws(FeedError) -> FeedParser.Result {
-        let parser = FeedParser(url: url)
-        do {
-            try FileIO.read(path) { bytes in
-                parser.parse(bytes)
-                return parser.wantsMoreBytes
-            }
-        } catch {
-            throw FeedError(.unreadable(error), source: url)
-        }
-        return try parser.finish()
     }
 
     /// The `charset` parameter of a Content-Type, without quotes, if any.
