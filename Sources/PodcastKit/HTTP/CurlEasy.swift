@@ -10,8 +10,9 @@ final class CurlEasy {
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory
-    /// or refuses a safety option (a libcurl older than 7.85).
-    init?(url: String, settings: HTTPSettings, extraHeaders: [String] = []) {
+    /// or refuses a safety option (a libcurl older than 7.85). `acceptEncoding` is what to ask for
+    /// ("" for every encoding libcurl decodes); libcurl decodes whatever encoding arrives anyway.
+    init?(url: String, settings: HTTPSettings, extraHeaders: [String] = [], acceptEncoding: String = "") {
         CurlGlobal.initializeOnce()
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
@@ -33,8 +34,7 @@ final class CurlEasy {
         set(CURLOPT_LOW_SPEED_LIMIT, settings.stallSpeed)
         set(CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
         set(CURLOPT_USERAGENT, settings.userAgent)
-        // "" asks for every encoding this libcurl can decode, and decodes it.
-        set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
         for header in settings.extraHeaders + extraHeaders {
             headerList = curl_slist_append(headerList, header)
         }
@@ -93,6 +93,13 @@ final class CurlEasy {
             let pointer
         else { return nil }
         return String(cString: pointer)
+    }
+
+    /// The Content-Length of the last response, or nil when it had none.
+    var contentLength: Int64? {
+        var length = -1
+        _ = podcast_curl_easy_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        return length >= 0 ? Int64(length) : nil
     }
 
     /// The Content-Type of the last response, if it had one.

@@ -1,0 +1,137 @@
+import CCurl
+import Glibc
+
+/// The engine thread's loop: take commands, start what the limits allow, let libcurl work,
+/// collect finished transfers, publish progress, sleep in `curl_multi_poll` until there is work.
+final class EngineLoop {
+    private let settings: TransferEngine.Settings
+    private let mailbox: EngineMailbox
+    private let onEvent: @Sendable (TransferEvent) -> Void
+    private var waiting: [TransferRequest] = []
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var lastProgress = ContinuousClock.now
+
+    /// Progress goes out at most this often.
+    private static let progressInterval = Duration.milliseconds(250)
+
+    init(settings: TransferEngine.Settings, mailbox: EngineMailbox, onEvent: @escaping @Sendable (TransferEvent) -> Void) {
+        self.settings = settings
+        self.mailbox = mailbox
+        self.onEvent = onEvent
+    }
+
+    /// Runs until the mailbox is closed; every transfer has ended with an event by then.
+    func run() {
+        CurlGlobal.initializeOnce()
+        guard let multi = curl_multi_init() else {
+            failAllWaiting(reason: .local(SystemError(call: "curl_multi_init", code: ENOMEM)))
+            return
+        }
+        _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.connectionsPerHost)
+        _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency))
+        mailbox.attach(multi)
+        defer {
+            mailbox.attach(nil)
+            curl_multi_cleanup(multi)
+        }
+
+        while true {
+            let (commands, closed) = mailbox.take()
+            for command in commands {
+                handle(command, multi: multi)
+            }
+            if closed {
+                for handle in Array(running.keys) {
+                    finish(handle, multi: multi, event: cancelled(running[handle]?.request))
+                }
+                failAllWaiting(reason: .cancelled)
+                return
+            }
+            startWaiting(multi: multi)
+            var stillRunning: Int32 = 0
+            _ = curl_multi_perform(multi, &stillRunning)
+            collectFinished(multi: multi)
+            publishProgressIfDue()
+            _ = curl_multi_poll(multi, nil, 0, 250, nil)
+        }
+    }
+
+    private func handle(_ command: EngineCommand, multi: UnsafeMutableRawPointer) {
+        switch command {
+        case .start(let request):
+            waiting.append(request)
+        case .cancel(let id):
+            if let index = waiting.firstIndex(where: { $0.id == id }) {
+                let request = waiting.remove(at: index)
+                onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
+            } else if let handle = running.first(where: { $0.value.request.id == id })?.key {
+                finish(handle, multi: multi, event: cancelled(running[handle]?.request))
+            }
+        }
+    }
+
+    private func startWaiting(multi: UnsafeMutableRawPointer) {
+        while running.count < settings.concurrency, !waiting.isEmpty {
+            let request = waiting.removeFirst()
+            do {
+                let transfer = try Transfer(request: request, settings: settings.http)
+                transfer.attachCallbacks()
+                running[transfer.easy.handle] = transfer
+                _ = curl_multi_add_handle(multi, transfer.easy.handle)
+            } catch {
+                onEvent(.failed(error))
+            }
+        }
+        shareRateLimit()
+    }
+
+    /// Splits the run's speed cap evenly over the running transfers.
+    private func shareRateLimit() {
+        guard let limit = settings.rateLimit, !running.isEmpty else { return }
+        let share = max(1, limit / running.count)
+        for transfer in running.values {
+            transfer.easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, share)
+        }
+    }
+
+    private func collectFinished(multi: UnsafeMutableRawPointer) {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                let transfer = running[handle]
+            else { continue }
+            let event = transfer.outcome(message.pointee.data.result, settings: settings.http)
+            finish(handle, multi: multi, event: event)
+        }
+    }
+
+    /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
+    private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
+        _ = curl_multi_remove_handle(multi, handle)
+        running[handle] = nil
+        shareRateLimit()
+        onEvent(event)
+    }
+
+    private func cancelled(_ request: TransferRequest?) -> TransferEvent {
+        .failed(FailedTransfer(id: request?.id ?? -1, kind: .cancelled, url: request?.url ?? ""))
+    }
+
+    private func failAllWaiting(reason: FailedTransfer.Kind) {
+        for request in waiting {
+            onEvent(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url)))
+        }
+        waiting.removeAll()
+    }
+
+    private func publishProgressIfDue() {
+        let now = ContinuousClock.now
+        guard now - lastProgress >= Self.progressInterval, !running.isEmpty else { return }
+        lastProgress = now
+        let snapshot = running.values.map { transfer in
+            transfer.sampleSpeed(now: now)
+            return transfer.progress
+        }.sorted { $0.id < $1.id }
+        onEvent(.progress(snapshot))
+    }
+}

@@ -1,0 +1,132 @@
+import CCurl
+import Glibc
+import Synchronization
+
+/// Concurrent downloads over libcurl's multi interface, on one dedicated thread that owns every
+/// curl handle. Other threads talk to it through `start`, `cancel` and `shutdown`, which post a
+/// command and wake the thread with `curl_multi_wakeup`.
+///
+/// Events arrive through `onEvent`, on the engine thread: keep that callback short (hand the event
+/// to another thread); renaming files and database writes belong there, not on the engine thread.
+public final class TransferEngine: Sendable {
+    /// How the engine behaves.
+    public struct Settings: Sendable {
+        /// Transfers running at once; the rest wait their turn in order.
+        public var concurrency: Int
+        /// Connections to one host at once (politeness; more gains nothing).
+        public var connectionsPerHost: Int
+        /// A cap on the whole run's download speed, in bytes per second, shared by running transfers.
+        public var rateLimit: Int?
+        /// Identity, timeouts, redirects and headers of every request.
+        public var http: HTTPSettings
+
+        /// The defaults: 3 at once, 2 per host, no cap.
+        public init(concurrency: Int = 3, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings()) {
+            self.concurrency = concurrency
+            self.connectionsPerHost = connectionsPerHost
+            self.rateLimit = rateLimit
+            self.http = http
+        }
+    }
+
+    private let mailbox: EngineMailbox
+    private let thread: pthread_t
+
+    /// Starts the engine thread; `onEvent` receives every event, on that thread.
+    public init(settings: Settings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(SystemError) {
+        let mailbox = EngineMailbox()
+        self.mailbox = mailbox
+        let loop = EngineLoop(settings: settings, mailbox: mailbox, onEvent: onEvent)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(loop).toOpaque()
+        let created = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let loop = Unmanaged<EngineLoop>.fromOpaque(context).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard created == 0 else {
+            Unmanaged<EngineLoop>.fromOpaque(context).release()
+            throw SystemError(call: "pthread_create", code: created)
+        }
+        self.thread = thread
+    }
+
+    /// Queues a transfer; it starts when a slot is free.
+    public func start(_ request: TransferRequest) {
+        mailbox.post(.start(request))
+    }
+
+    /// Stops the transfer `id` (running or waiting); it ends with a `.cancelled` failure.
+    public func cancel(_ id: Int) {
+        mailbox.post(.cancel(id))
+    }
+
+    /// Stops every transfer and ends the engine thread, waiting for it. Transfers still running
+    /// end with a `.cancelled` failure event first.
+    public func shutdown() {
+        guard mailbox.close() else { return }
+        pthread_join(thread, nil)
+    }
+
+    deinit {
+        shutdown()
+    }
+}
+
+/// What callers ask of the engine thread.
+enum EngineCommand: Sendable {
+    case start(TransferRequest)
+    case cancel(Int)
+}
+
+/// The commands waiting for the engine thread, and the means to wake it.
+final class EngineMailbox: Sendable {
+    private struct State {
+        var commands: [EngineCommand] = []
+        var closed = false
+        /// The multi handle's address. Kept as a number because a pointer is not Sendable; it is
+        /// only turned back into a pointer under the lock, while the engine thread guarantees the
+        /// handle is alive (it detaches before cleaning up).
+        var multi: UInt = 0
+
+        func wake() {
+            if let multi = UnsafeMutableRawPointer(bitPattern: multi) { _ = curl_multi_wakeup(multi) }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a command and wakes the engine thread (curl_multi_wakeup is safe from any thread).
+    func post(_ command: EngineCommand) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.commands.append(command)
+            state.wake()
+        }
+    }
+
+    /// Marks the mailbox closed and wakes the thread; false when it already was.
+    func close() -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.closed = true
+            state.wake()
+            return true
+        }
+    }
+
+    /// The commands posted since the last call, and whether the engine should stop.
+    func take() -> (commands: [EngineCommand], closed: Bool) {
+        state.withLock { state in
+            defer { state.commands.removeAll() }
+            return (state.commands, state.closed)
+        }
+    }
+
+    /// Tells the mailbox which multi handle to wake (nil once it is gone).
+    func attach(_ multi: UnsafeMutableRawPointer?) {
+        let address = UInt(bitPattern: multi)
+        state.withLock { $0.multi = address }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PodcastKit
+import Testing
+
+@Suite struct SelectionTests {
+    @Test(arguments: [
+        (["3"], [3]),
+        (["1-5"], [1, 2, 3, 4, 5]),
+        (["2,4,9"], [2, 4, 9]),
+        (["all"], Array(1...10)),
+        (["ALL"], Array(1...10)),
+        (["9", "1-2,2", "4"], [1, 2, 4, 9]),
+        (["7-7"], [7]),
+    ])
+    func wordsSelectNumbers(words: [String], numbers: [Int]) throws {
+        #expect(try Selection(words).numbers(inListingOf: 10) == numbers)
+    }
+
+    @Test(arguments: ["0", "-3", "5-2", "x", "1-", "3.5", "", "1,,2", "1-2-3"])
+    func nonsenseIsBadUsageNamingThePart(word: String) {
+        #expect(throws: UsageError.self) { try Selection([word]) }
+    }
+
+    @Test func numberBeyondTheListingIsNamed() {
+        #expect(throws: UsageError("number 12 is not in the last listing (1–10); run podcast episodes again to see it")) {
+            try Selection(["3", "12"]).numbers(inListingOf: 10)
+        }
+        #expect(throws: UsageError("number 11 is not in the last listing (1–10); run podcast episodes again to see it")) {
+            try Selection(["8-11"]).numbers(inListingOf: 10)
+        }
+    }
+
+    @Test func allOfAnEmptyListingIsNothing() throws {
+        #expect(try Selection(["all"]).numbers(inListingOf: 0) == [])
+    }
+}
+
+@Suite struct EpisodeFileNameTests {
+    private let november20 = Date(timeIntervalSince1970: 1_795_161_600)
+
+    @Test func datedTitleWithExtensionFromTheMediaType() {
+        #expect(EpisodeFileName.file(title: "Episode 1: Hello", published: november20, mediaType: "audio/mpeg", url: "https://x/a.bin")
+            == "2026-11-20 Episode 1: Hello.mp3")
+    }
+
+    @Test func extensionFallsBackToTheURLThenMP3() {
+        #expect(EpisodeFileName.fileExtension(mediaType: nil, url: "https://x/show/ep.M4A?token=1") == "m4a")
+        #expect(EpisodeFileName.fileExtension(mediaType: "application/octet-stream", url: "https://x/download") == "mp3")
+        #expect(EpisodeFileName.fileExtension(mediaType: "audio/x-m4a; codecs=mp4a", url: "https://x/ep") == "m4a")
+    }
+
+    @Test(arguments: [
+        ("../../etc/passwd", "etc-passwd"),
+        ("/absolute/path", "absolute-path"),
+        ("..", "Untitled podcast"),
+        (".hidden", "hidden"),
+        ("tab\there\u{0}nul", "tab here nul"),
+        ("  spaced  out  ", "spaced out"),
+        ("音楽 🎙️ Podcast", "音楽 🎙️ Podcast"),
+        ("back\\slash", "back-slash"),
+    ])
+    func namesStayInsideTheEpisodesDirectory(title: String, expected: String) {
+        let folder = EpisodeFileName.folder(podcastTitle: title)
+        #expect(folder == expected)
+        #expect(!folder.contains("/"))
+        #expect(!folder.hasPrefix("."))
+    }
+
+    @Test func longTitlesAreCutToTheByteLimitWithSuffixAndExtension() {
+        let title = String(repeating: "é", count: 300)
+        let name = EpisodeFileName.file(title: title, published: nil, mediaType: "audio/mpeg", url: "", suffix: " (2)")
+        #expect(name.utf8.count <= 255)
+        #expect(name.hasSuffix("é (2).mp3"))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+@testable import PodcastKit
+import PodcastTestSupport
+import Synchronization
+import Testing
+
+/// The engine against the loopback server: real sockets, real files.
+@Suite struct TransferEngineTests {
+    /// Runs `requests` through an engine and returns every event once all have ended (bounded).
+    private func run(
+        _ requests: [TransferRequest], settings: TransferEngine.Settings = .init(http: HTTPSettings(stallTimeout: 2)),
+        whileRunning: (TransferEngine) -> Void = { _ in }
+    ) async throws -> [TransferEvent] {
+        let events = Mutex<[TransferEvent]>([])
+        let (ended, continuation) = AsyncStream<Void>.makeStream()
+        let engine = try TransferEngine(settings: settings) { event in
+            events.withLock { $0.append(event) }
+            if case .progress = event { return }
+            continuation.yield()
+        }
+        for request in requests { engine.start(request) }
+        whileRunning(engine)
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(60))
+            continuation.finish()
+        }
+        var count = 0
+        for await _ in ended {
+            count += 1
+            if count == requests.count { break }
+        }
+        deadline.cancel()
+        engine.shutdown()
+        #expect(count == requests.count, "only \(count) of \(requests.count) transfers ended")
+        return events.withLock { $0 }
+    }
+
+    private func completed(_ events: [TransferEvent]) -> [Int: CompletedTransfer] {
+        Dictionary(uniqueKeysWithValues: events.compactMap { if case .completed(let done) = $0 { (done.id, done) } else { nil } })
+    }
+
+    private func failures(_ events: [TransferEvent]) -> [Int: FailedTransfer] {
+        Dictionary(uniqueKeysWithValues: events.compactMap { if case .failed(let failure) = $0 { (failure.id, failure) } else { nil } })
+    }
+
+    private static func body(_ seed: Int, size: Int) -> Data {
+        Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) })
+    }
+
+    @Test func severalFilesDownloadAtOnceByteForByte() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer()
+        let bodies = (1...4).map { Self.body($0, size: 300_000 + $0) }
+        for (index, body) in bodies.enumerated() {
+            // Paced, so the transfers must overlap for the run to finish quickly.
+            server.setRoute("/\(index)", .slow(body: body, chunkSize: 30_000, interval: .milliseconds(40)))
+        }
+        let requests = bodies.indices.map { TransferRequest(id: $0, url: server.url("/\($0)"), partialPath: directory.path("\($0).part"), expectsMedia: false) }
+        let events = try await run(requests)
+        let done = completed(events)
+        #expect(done.count == 4)
+        for (index, body) in bodies.enumerated() {
+            #expect(try Data(contentsOf: URL(filePath: directory.path("\(index).part"))) == body)
+            #expect(done[index]?.bytes == Int64(body.count))
+        }
+        let overlap = events.compactMap { if case .progress(let running) = $0 { running.count } else { nil } }.max() ?? 0
+        #expect(overlap == 3, "the default concurrency is 3: at most, and at some moment exactly, 3 ran together")
+    }
+
+    @Test func failuresAreReportedPerFileWhileTheOthersSucceed() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let audio = Self.body(1, size: 50_000)
+        let server = try LoopbackServer(routes: [
+            "/ok.mp3": .fixed(body: audio, headers: [("Content-Type", "audio/mpeg")]),
+            "/missing.mp3": .status(404),
+            "/broken.mp3": .status(503),
+            "/login.mp3": .fixed(body: Data("<!DOCTYPE html><html><body>Sign in</body></html>".utf8), headers: [("Content-Type", "text/html")]),
+            "/sneaky.mp3": .fixed(body: Data("  <html><body>Expired</body></html>".utf8), headers: [("Content-Type", "audio/mpeg")]),
+            "/cut.mp3": .cut(afterBytes: 1000, body: audio),
+            "/stalled.mp3": .stall(afterBytes: 1000, body: audio),
+        ])
+        let names = ["ok", "missing", "broken", "login", "sneaky", "cut", "stalled"]
+        let requests = names.enumerated().map { TransferRequest(id: $0, url: server.url("/\($1).mp3"), partialPath: directory.path("\($1).part")) }
+        let events = try await run(requests, settings: .init(concurrency: 7, connectionsPerHost: 7, http: HTTPSettings(stallTimeout: 1)))
+        #expect(completed(events).keys.sorted() == [0])
+        #expect(try Data(contentsOf: URL(filePath: directory.path("ok.part"))) == audio)
+        let failed = failures(events)
+        #expect(failed[1]?.kind == .http(.status(404, url: server.url("/missing.mp3"), retryAfter: nil)))
+        #expect(failed[2].map { if case .http(let error) = $0.kind { error.kind == .status(503) } else { false } } == true)
+        #expect(failed[3]?.kind == .htmlInsteadOfMedia)
+        #expect(failed[4]?.kind == .htmlInsteadOfMedia)
+        #expect(failed[5].map { if case .http(let error) = $0.kind { error.kind == .connectionLost } else { false } } == true)
+        #expect(failed[6].map { if case .http(let error) = $0.kind { error.kind == .timedOut } else { false } } == true)
+        // Nothing of a refused response is written.
+        #expect(try Data(contentsOf: URL(filePath: directory.path("login.part"))).isEmpty)
+    }
+
+    @Test func compressedMediaIsStoredDecoded() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let audio = Self.body(3, size: 70_000)
+        // A misconfigured server that gzips media although the request asked for identity.
+        let gzipped = try await Self.gzip(audio)
+        let server = try LoopbackServer(routes: ["/ep.mp3": .fixed(body: gzipped, headers: [("Content-Encoding", "gzip"), ("Content-Type", "audio/mpeg")])])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/ep.mp3"), partialPath: directory.path("ep.part"))])
+        #expect(completed(events)[1] != nil)
+        #expect(try Data(contentsOf: URL(filePath: directory.path("ep.part"))) == audio)
+        #expect(server.requests.first?.header("Accept-Encoding") == "identity")
+    }
+
+    @Test func redirectsAreFollowedAndTheFinalURLReported() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let audio = Self.body(4, size: 10_000)
+        let server = try LoopbackServer(routes: [
+            "/feed/ep.mp3": .redirect(to: "/tracker/ep.mp3"), "/tracker/ep.mp3": .redirect(to: "/cdn/ep.mp3", status: 307),
+            "/cdn/ep.mp3": .fixed(body: audio, headers: [("ETag", "\"e1\"")]),
+        ])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/feed/ep.mp3"), partialPath: directory.path("ep.part"))])
+        let done = try #require(completed(events)[1])
+        #expect(done.effectiveURL == server.url("/cdn/ep.mp3"))
+        #expect(done.etag == "\"e1\"")
+    }
+
+    @Test func cancellingStopsARunningTransfer() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer(routes: ["/slow": .stall(afterBytes: 10, body: Data(count: 100_000))])
+        let events = try await run([TransferRequest(id: 9, url: server.url("/slow"), partialPath: directory.path("slow.part"))]) { engine in
+            engine.cancel(9)
+        }
+        #expect(failures(events)[9]?.kind == .cancelled)
+    }
+
+    @Test func unwritableDestinationFailsLocally() async throws {
+        let server = try LoopbackServer(routes: ["/a": .fixed(body: Data(count: 10))])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/a"), partialPath: "/nonexistent-dir/a.part")])
+        #expect(failures(events)[1].map { if case .local = $0.kind { true } else { false } } == true)
+    }
+
+    /// `data` gzip-compressed by the system's gzip.
+    private static func gzip(_ data: Data) async throws -> Data {
+        let directory = try TemporaryDirectory(prefix: "gzip")
+        let input = directory.path("in")
+        try data.write(to: URL(filePath: input))
+        let result = try await ChildProcess(URL(filePath: "/bin/gzip"), ["-k", "-9", input]).finish()
+        #expect(result.status == 0)
+        return try Data(contentsOf: URL(filePath: input + ".gz"))
+    }
+}
