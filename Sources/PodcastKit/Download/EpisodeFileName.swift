@@ -15,7 +15,8 @@ public enum EpisodeFileName {
     /// " (2)") tells apart two episodes that would otherwise share a name.
     public static func file(title: String, published: Date?, mediaType: String?, url: String, suffix: String = "") -> String {
         let fileExtension = "." + self.fileExtension(mediaType: mediaType, url: url)
-        let dated = published.map { UTCDate.day($0) + " " + title } ?? title
+        let cleaned = component(title, fallback: "Untitled episode", reserving: 0)
+        let dated = published.map { UTCDate.day($0) + " " + cleaned } ?? cleaned
         let reserved = suffix.utf8.count + fileExtension.utf8.count
         return component(dated, fallback: "Untitled episode", reserving: reserved) + suffix + fileExtension
     }
@@ -35,19 +36,22 @@ public enum EpisodeFileName {
         return "mp3"
     }
 
-    /// `text` made into one path component: no `/`, no control characters, no leading dots or
-    /// spaces, at most `maxNameBytes - reserving` bytes (cut on a character boundary).
+    /// `text` made into one path component: path segments joined with `-` (`.` and `..` dropped),
+    /// no control characters, no leading dots or spaces, at most `maxNameBytes - reserving` bytes
+    /// (cut on a character boundary).
     static func component(_ text: String, fallback: String, reserving: Int) -> String {
         var cleaned = String.UnicodeScalarView()
         for scalar in text.singleLine().unicodeScalars {
             switch scalar {
-            case "/", "\\": cleaned.append("-")
+            case "\\": cleaned.append("/")
             case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format:
                 continue
             default: cleaned.append(scalar)
             }
         }
-        var name = String(cleaned).drop { $0 == "." || $0 == " " || $0 == "-" }
+        let segments = String(cleaned).split(separator: "/").map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty && $0 != "." && $0 != ".." }
+        var name = segments.joined(separator: "-").drop { $0 == "." || $0 == " " || $0 == "-" }
         while name.last == " " || name.last == "." { name = name.dropLast() }
         if name.isEmpty { name = Substring(fallback) }
         let limit = maxNameBytes - reserving

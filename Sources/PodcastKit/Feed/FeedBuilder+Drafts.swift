@@ -3,40 +3,59 @@ import FoundationEssentials
 extension FeedBuilder {
     /// Show-level values met so far, several candidates per field, resolved at the end by priority.
     struct ChannelDraft {
+        /// `dc:title`, used when there is no `<title>`.
+        var fallbackTitle: String?
         var rssLink: String?
         var atomLink: String?
         var description: String?
         var subtitle: String?
         var summary: String?
+        var itunesSubtitle: String?
         var author: String?
         var atomAuthor: String?
         var image: String?
         var rssImage: String?
         var logo: String?
+        /// A channel-level `media:thumbnail`, or `media:content` that is an image.
+        var mediaImage: String?
         var language: String?
 
         func apply(to feed: inout Feed) {
+            if feed.title.isEmpty, let fallbackTitle { feed.title = fallbackTitle }
             feed.link = rssLink ?? atomLink
-            feed.description = [description, subtitle, summary].lazy.compactMap { $0 }
+            feed.description = [description, subtitle, summary, itunesSubtitle].lazy.compactMap { $0 }
                 .map(HTMLText.plainText).first { !$0.isEmpty }
             feed.author = author ?? atomAuthor
-            feed.image = image ?? rssImage ?? logo
+            feed.image = image ?? rssImage ?? logo ?? mediaImage
             feed.language = language
         }
     }
 
     /// One item being read: the episode plus the candidates its fields are chosen from.
     struct ItemDraft {
-        /// An `<enclosure>`, Atom enclosure link or `<media:content>`, as written.
+        /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
+        /// rest as written.
         struct Media {
             var url: String?
             var type: String?
             var length: String?
             var medium: String? = nil
             var duration: String? = nil
+
+            /// Whether Media RSS says this is a picture (artwork, not the episode's media).
+            var isImage: Bool { Self.isImage(medium: medium, type: type) }
+
+            /// Whether a `medium` or MIME `type` names a picture.
+            static func isImage(medium: String?, type: String?) -> Bool {
+                medium?.lowercased() == "image" || type?.lowercased().hasPrefix("image/") == true
+            }
         }
 
         var episode = Episode(title: "")
+        /// `dc:title` or `media:title`, used when there is no `<title>`.
+        var fallbackTitle: String?
+        /// How many `psc:chapters` lists were met; only the first one's chapters are kept.
+        var chapterLists = 0
         var enclosures: [Media] = []
         var mediaContents: [Media] = []
         var mediaThumbnail: String?
@@ -46,13 +65,14 @@ extension FeedBuilder {
         var guidIsPermaLink = false
         var description: String?
         var summary: String?
+        var subtitle: String?
         var contentEncoded: String?
         var atomContent: String?
         var mediaDescription: String?
         var published: Date?
         var updated: Date?
 
-        /// The finished episode, its URLs made absolute.
+        /// The finished episode, its URLs made absolute (those not already) against `resolver`.
         func episode(resolver: URLResolver) -> Episode {
             var episode = self.episode
             let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
@@ -69,18 +89,19 @@ extension FeedBuilder {
                 ?? (guidIsPermaLink ? episode.guid.flatMap(Self.webAddress) : nil)
             episode.published = published ?? updated
             episode.image = episode.image ?? mediaThumbnail.flatMap(resolver.resolve)
-            episode.description = [description, summary, contentEncoded, atomContent, mediaDescription].lazy
+                ?? mediaContents.lazy.filter(\.isImage).compactMap { $0.url.flatMap(resolver.resolve) }.first
+            episode.description = [description, summary, contentEncoded, atomContent, mediaDescription, subtitle].lazy
                 .compactMap { $0 }.map(HTMLText.plainText).first { !$0.isEmpty }
             if episode.title.isEmpty {
-                episode.title = episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
+                episode.title = fallbackTitle ?? episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
             }
             return episode
         }
 
         /// The `<media:content>` to use when there is no enclosure: the first audio or video one,
-        /// else the first with a URL.
+        /// else the first with a URL that is not a picture (pictures are artwork).
         private func preferredMediaContent(_ resolver: URLResolver) -> Media? {
-            let usable = mediaContents.filter { $0.url.flatMap(resolver.resolve) != nil }
+            let usable = mediaContents.filter { $0.url.flatMap(resolver.resolve) != nil && !$0.isImage }
             return usable.first { media in
                 let kind = media.medium ?? media.type ?? ""
                 return kind.hasPrefix("audio") || kind.hasPrefix("video")

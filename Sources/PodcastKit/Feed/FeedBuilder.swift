@@ -26,11 +26,20 @@ final class FeedBuilder: XMLEventHandler {
     private var item: ItemDraft?
     private var stack: [XMLName] = []
     private var fields: [Field?] = []
+    /// The resolver of each open element: its `xml:base`, else its parent's (parallel to `stack`).
+    private var bases: [URLResolver] = []
     private var text: [UInt8] = []
     /// The depth of the element whose text is being kept; nested markup's text is kept with it.
     private var captureDepth: Int?
+    /// How the kept text is written, for Atom text constructs that say (`type`).
+    private var captureType: AtomTextType?
 
-    /// A builder for the document at `url`, whose relative URLs resolve against `url`.
+    /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
+    /// document's URL.
+    private var base: URLResolver { bases.last ?? resolver }
+
+    /// A builder for the document at `url`, whose relative URLs resolve against `url` (or against
+    /// an `xml:base` the document declares around them).
     init(url: String) {
         resolver = URLResolver(documentURL: url)
         feed = Feed(url: url)
@@ -56,7 +65,10 @@ final class FeedBuilder: XMLEventHandler {
             if let language = attributes.value("lang", in: .xml) { channel.language = language }
         }
         let parent = stack.last
+        let inherited = base
         stack.append(name)
+        let declaredBase = attributes.value("base", in: .xml).flatMap(inherited.resolve)
+        bases.append(declaredBase.map(URLResolver.init(documentURL:)) ?? inherited)
         guard captureDepth == nil else {
             fields.append(nil)
             return
@@ -66,6 +78,7 @@ final class FeedBuilder: XMLEventHandler {
         fields.append(field)
         if field != nil {
             captureDepth = stack.count
+            captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
             text.removeAll(keepingCapacity: true)
         }
     }
@@ -74,18 +87,20 @@ final class FeedBuilder: XMLEventHandler {
         guard let name = stack.last else { return }
         if captureDepth == stack.count, let field = fields.last ?? nil {
             captureDepth = nil
-            let value = String(decoding: text, as: UTF8.self)
+            let raw = String(decoding: UTF8Repair.replacingC1Controls(text), as: UTF8.self)
+            let value = Self.readable(raw, field, captureType)
             if item != nil { endItemField(field, value) } else { endChannelField(field, value) }
         }
         if isItemElement(name), stack.count == itemDepth, let finished = item {
             item = nil
-            feed.episodes.append(finished.episode(resolver: resolver))
+            feed.episodes.append(finished.episode(resolver: base))
             if feed.episodes.count >= Self.maxItems {
                 itemLimitReached = true
                 stopReading()
             }
         }
         stack.removeLast()
+        bases.removeLast()
         fields.removeLast()
     }
 
@@ -120,6 +135,11 @@ final class FeedBuilder: XMLEventHandler {
         }
     }
 
+    /// Where a show's `<image>` sits: in the channel, or beside it under RSS 1.0's `rdf:RDF`.
+    private func holdsShowImage(_ name: XMLName?) -> Bool {
+        isChannel(name) || name == XMLName(namespace: .rdf, local: "RDF")
+    }
+
     private func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
         if isItemElement(name) {
             item = ItemDraft()
@@ -127,7 +147,7 @@ final class FeedBuilder: XMLEventHandler {
             return nil
         }
         if let parent, parent.local == "image", parent.namespace == .none || parent.namespace == .rss1,
-            isChannel(stack.dropLast(2).last), name.local == "url" {
+            holdsShowImage(stack.dropLast(2).last), name.local == "url" {
             return .feedImageURL
         }
         if let parent, parent.namespace == .atom, parent.local == "author", isChannel(stack.dropLast(2).last),
@@ -137,17 +157,25 @@ final class FeedBuilder: XMLEventHandler {
         guard isChannel(parent) else { return nil }
         switch (name.namespace, name.local) {
         case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .feedTitle
+        case (.dublinCore, "title"): return .feedFallbackTitle
         case (.none, "link"), (.rss1, "link"): return .feedLink
         case (.atom, "link"):
             channelLink(attributes)
             return nil
         case (.none, "description"), (.rss1, "description"): return .feedDescription
         case (.atom, "subtitle"), (.atom, "tagline"): return .feedSubtitle
-        case (.itunes, "summary"), (.googleplay, "description"): return .feedSummary
-        case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"):
+        case (.itunes, "summary"), (.googleplay, "description"), (.dublinCore, "description"): return .feedSummary
+        case (.itunes, "subtitle"): return .feedITunesSubtitle
+        case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"),
+            (.none, "author"), (.dublinCore, "author"):
             return .feedAuthor
         case (.itunes, "image"), (.googleplay, "image"):
-            if channel.image == nil { channel.image = attributes.value("href").flatMap(resolver.resolve) }
+            if channel.image == nil { channel.image = Self.imageReference(attributes).flatMap(base.resolve) }
+            return nil
+        case (.media, "thumbnail"), (.media, "content"):
+            let isImage = name.local == "thumbnail"
+                || ItemDraft.Media.isImage(medium: attributes.value("medium"), type: attributes.value("type"))
+            if channel.mediaImage == nil, isImage { channel.mediaImage = attributes.value("url").flatMap(base.resolve) }
             return nil
         case (.atom, "logo"), (.atom, "icon"): return .feedLogo
         case (.none, "language"), (.dublinCore, "language"): return .feedLanguage
@@ -159,7 +187,7 @@ final class FeedBuilder: XMLEventHandler {
     }
 
     private func channelLink(_ attributes: XMLAttributes) {
-        guard let href = attributes.value("href").flatMap(resolver.resolve) else { return }
+        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
         switch attributes.value("rel") ?? "alternate" {
         case "alternate": if channel.atomLink == nil { channel.atomLink = href }
         case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
@@ -172,19 +200,21 @@ final class FeedBuilder: XMLEventHandler {
         guard !trimmed.isEmpty else { return }
         switch field {
         case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
-        case .feedLink: if channel.rssLink == nil { channel.rssLink = resolver.resolve(trimmed) }
+        case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
+        case .feedLink: if channel.rssLink == nil { channel.rssLink = base.resolve(trimmed) }
         case .feedDescription: channel.description = channel.description ?? value
         case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
         case .feedSummary: channel.summary = channel.summary ?? value
+        case .feedITunesSubtitle: channel.itunesSubtitle = channel.itunesSubtitle ?? value
         case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
         case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
-        case .feedImageURL: channel.rssImage = channel.rssImage ?? resolver.resolve(trimmed)
-        case .feedLogo: channel.logo = channel.logo ?? resolver.resolve(trimmed)
+        case .feedImageURL: channel.rssImage = channel.rssImage ?? base.resolve(trimmed)
+        case .feedLogo: channel.logo = channel.logo ?? base.resolve(trimmed)
         case .feedLanguage: channel.language = trimmed
-        case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? resolver.resolve(trimmed)
+        case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? base.resolve(trimmed)
         case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
         case .feedFunding(let url):
-            if let url = url.flatMap(resolver.resolve) {
+            if let url = url.flatMap(base.resolve) {
                 feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
             }
         default: break
@@ -201,26 +231,32 @@ final class FeedBuilder: XMLEventHandler {
         case (.media, "content"):
             // Directly in the item or inside <media:group>.
             draft.mediaContents.append(ItemDraft.Media(
-                url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"),
-                medium: attributes.value("medium"), duration: attributes.value("duration")))
+                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
             return nil
         case (.media, "thumbnail"):
-            if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url") }
+            if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
             return nil
         case (.media, "description"): return .itemMediaDescription
         case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-            if let uri = attributes.value("uri") { draft.alternates[draft.alternates.count - 1].sources.append(uri) }
+            if let uri = attributes.value("uri").flatMap(base.resolve) {
+                draft.alternates[draft.alternates.count - 1].sources.append(uri)
+            }
             return nil
         case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
             if let type = attributes.value("type"), let value = attributes.value("value") {
                 draft.alternates[draft.alternates.count - 1].integrity = Integrity(type: type, value: value)
             }
             return nil
+        case (.psc, "chapters"):
+            draft.chapterLists += 1
+            return nil
         case (.psc, "chapter"):
-            if let start = attributes.value("start").flatMap(ChapterTime.seconds) {
+            // Podlove allows one chapter list per episode: later ones are ignored.
+            if draft.chapterLists <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
                 draft.episode.chapters.append(Chapter(
                     start: start, title: attributes.value("title") ?? "",
-                    link: attributes.value("href").flatMap(resolver.resolve)))
+                    link: attributes.value("href").flatMap(base.resolve)))
             }
             return nil
         default:
@@ -229,6 +265,7 @@ final class FeedBuilder: XMLEventHandler {
         guard inItem else { return nil }
         switch (name.namespace, name.local) {
         case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .itemTitle
+        case (.dublinCore, "title"), (.media, "title"): return .itemFallbackTitle
         case (.none, "guid"):
             draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
             return .itemGUID
@@ -239,14 +276,19 @@ final class FeedBuilder: XMLEventHandler {
             return nil
         case (.none, "enclosure"):
             draft.enclosures.append(ItemDraft.Media(
-                url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length")))
+                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                length: attributes.value("length")))
             return nil
         case (.none, "description"), (.rss1, "description"): return .itemDescription
-        case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"): return .itemSummary
+        case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"), (.dublinCore, "description"):
+            return .itemSummary
+        case (.itunes, "subtitle"): return .itemSubtitle
         case (.content, "encoded"): return .itemContentEncoded
         case (.atom, "content"): return .itemAtomContent
-        case (.none, "pubDate"), (.dublinCore, "date"), (.atom, "published"), (.atom, "issued"): return .itemPublished
-        case (.atom, "updated"), (.atom, "modified"): return .itemUpdated
+        case (.none, "pubDate"), (.dublinCore, "date"), (.dublinCore, "issued"), (.dublinCore, "created"), (.atom, "published"),
+            (.atom, "issued"):
+            return .itemPublished
+        case (.atom, "updated"), (.atom, "modified"), (.dublinCore, "modified"): return .itemUpdated
         case (.itunes, "duration"): return .itemDuration
         case (.itunes, "season"), (.podcast, "season"): return .itemSeason
         case (.itunes, "episode"), (.podcast, "episode"): return .itemEpisode
@@ -254,15 +296,15 @@ final class FeedBuilder: XMLEventHandler {
         case (.itunes, "explicit"): return .itemExplicit
         case (.itunes, "block"): return .itemBlock
         case (.itunes, "image"), (.googleplay, "image"):
-            if draft.episode.image == nil { draft.episode.image = attributes.value("href").flatMap(resolver.resolve) }
+            if draft.episode.image == nil { draft.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
             return nil
         case (.podcast, "transcript"):
-            if let url = attributes.value("url").flatMap(resolver.resolve) {
+            if let url = attributes.value("url").flatMap(base.resolve) {
                 draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
             }
             return nil
         case (.podcast, "chapters"):
-            if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(resolver.resolve) }
+            if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
             return nil
         case (.podcast, "alternateEnclosure"):
             draft.alternates.append(AlternateEnclosure(
@@ -275,7 +317,7 @@ final class FeedBuilder: XMLEventHandler {
     }
 
     private func itemLink(_ attributes: XMLAttributes, into draft: inout ItemDraft) {
-        guard let href = attributes.value("href") else { return }
+        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
         switch attributes.value("rel") ?? "alternate" {
         case "alternate": if draft.atomLink == nil { draft.atomLink = href }
         case "enclosure":
@@ -291,10 +333,12 @@ final class FeedBuilder: XMLEventHandler {
         guard !trimmed.isEmpty else { return }
         switch field {
         case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
+        case .itemFallbackTitle: draft.fallbackTitle = draft.fallbackTitle ?? trimmed.singleLine()
         case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
-        case .itemLink: draft.rssLink = draft.rssLink ?? trimmed
+        case .itemLink: draft.rssLink = draft.rssLink ?? base.resolve(trimmed)
         case .itemDescription: draft.description = draft.description ?? value
         case .itemSummary: draft.summary = draft.summary ?? value
+        case .itemSubtitle: draft.subtitle = draft.subtitle ?? value
         case .itemContentEncoded: draft.contentEncoded = draft.contentEncoded ?? value
         case .itemAtomContent: draft.atomContent = draft.atomContent ?? value
         case .itemMediaDescription: draft.mediaDescription = draft.mediaDescription ?? value
@@ -312,6 +356,40 @@ final class FeedBuilder: XMLEventHandler {
             }
         case .itemBlock: draft.episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
         default: break
+        }
+    }
+
+    /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
+    private static func imageReference(_ attributes: XMLAttributes) -> String? {
+        attributes.value("href") ?? attributes.value("url")
+    }
+
+    /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
+    /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
+    /// HTML-to-text step keeps any `<` or `&` it contains as written.
+    private static func readable(_ value: String, _ field: Field, _ type: AtomTextType?) -> String {
+        switch (field, type) {
+        case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
+        case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
+            value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+        default: value
+        }
+    }
+}
+
+/// How an Atom text construct (title, subtitle, summary, content) says its text is written.
+enum AtomTextType {
+    case html, xhtml
+
+    /// The type an element's `type` (Atom 1.0) or `mode` (Atom 0.3) declares; nil for plain text
+    /// or anything else.
+    init?(_ attributes: XMLAttributes) {
+        switch attributes.value("type")?.lowercased() {
+        case "html", "text/html": self = .html
+        case "xhtml", "application/xhtml+xml": self = .xhtml
+        default:
+            guard attributes.value("mode")?.lowercased() == "escaped" else { return nil }
+            self = .html
         }
     }
 }

@@ -22,6 +22,14 @@ public enum FileIO {
         }
     }
 
+    /// Flushes the data of the file (or directory) at `path` to disk.
+    public static func syncData(_ path: String) throws(SystemError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
+    }
+
     /// Creates `path` and any missing parents with `mode`.
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
         var prefix = ""

@@ -95,6 +95,38 @@ extension StateStore {
                 ) STRICT;
                 """
         ),
+        Migration(
+            summary: "the progress buffer: one record per episode download",
+            sql: """
+                -- Keyed by the listing's feed URL and the episode's identity, so the same episode is
+                -- recognised whichever listing it is reached from. owner_pid/owner_boot name the
+                -- process working on it; a record whose owner is gone is free to take over.
+                CREATE TABLE downloads (
+                    feed          TEXT    NOT NULL,
+                    identity      TEXT    NOT NULL,
+                    podcast_title TEXT    NOT NULL,
+                    title         TEXT    NOT NULL,
+                    url           TEXT    NOT NULL,  -- the enclosure URL as the feed gives it
+                    effective_url TEXT,              -- where the last attempt was served from
+                    media_type    TEXT,
+                    published     REAL,
+                    state         TEXT    NOT NULL
+                        CHECK (state IN ('queued', 'downloading', 'paused', 'failed', 'downloaded')),
+                    bytes         INTEGER NOT NULL DEFAULT 0,
+                    total         INTEGER,
+                    etag          TEXT,
+                    last_modified TEXT,
+                    partial_path  TEXT,
+                    path          TEXT,              -- the finished file
+                    error         TEXT,
+                    owner_pid     INTEGER,
+                    owner_boot    TEXT,
+                    updated_at    REAL    NOT NULL,
+                    PRIMARY KEY (feed, identity)
+                ) STRICT;
+                CREATE UNIQUE INDEX downloads_by_path ON downloads (path) WHERE path IS NOT NULL;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

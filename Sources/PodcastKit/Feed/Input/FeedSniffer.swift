@@ -24,12 +24,10 @@ struct FeedSniffer {
     /// Judges the first bytes of a document (at least 512 of them, unless it is shorter).
     /// `httpCharset` is the charset the server named, if any.
     static func judge(_ start: [UInt8], httpCharset: String?) -> Verdict {
-        if start.starts(with: [0xFE, 0xFF]) || start.starts(with: [0xFF, 0xFE])
-            || start.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || start.starts(with: [0x3C, 0x00]) || start.starts(with: [0x00, 0x3C])
-            || start.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
-            // UTF-16 or UTF-32, with or without a byte order mark: libxml2 detects these itself,
-            // and a byte order mark outranks any charset a server names.
-            return .xml(skip: 0, skippedLines: 0, encoding: .decodedByLibXML(override: nil))
+        if let (name, bom) = unicodeEncoding(start) {
+            // UTF-16 or UTF-32, with or without a byte order mark: the bytes themselves say so,
+            // which outranks any charset a server names and any (wrong or unknown) declaration.
+            return .xml(skip: bom, skippedLines: 0, encoding: .decodedByLibXML(override: name))
         }
         let bom = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var skip = bom
@@ -58,6 +56,18 @@ struct FeedSniffer {
         }
         let override = declaredEncoding(body) == nil ? encoding : nil
         return .xml(skip: skip, skippedLines: lines, encoding: .decodedByLibXML(override: override))
+    }
+
+    /// The UTF-16 or UTF-32 variant the first bytes show (by byte order mark, or by the zero
+    /// bytes around the first `<`), and the length of the byte order mark; nil for anything else.
+    private static func unicodeEncoding(_ start: [UInt8]) -> (name: String, bom: Int)? {
+        let patterns: [([UInt8], String, Int)] = [
+            ([0x00, 0x00, 0xFE, 0xFF], "UTF-32BE", 4), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32LE", 4),
+            ([0x00, 0x00, 0x00, 0x3C], "UTF-32BE", 0), ([0x3C, 0x00, 0x00, 0x00], "UTF-32LE", 0),
+            ([0xFE, 0xFF], "UTF-16BE", 2), ([0xFF, 0xFE], "UTF-16LE", 2),
+            ([0x00, 0x3C], "UTF-16BE", 0), ([0x3C, 0x00], "UTF-16LE", 0),
+        ]
+        return patterns.first { start.starts(with: $0.0) }.map { ($0.1, $0.2) }
     }
 
     private static func isUTF8(_ name: String) -> Bool {

@@ -90,6 +90,30 @@ struct UTF8Repair {
         return isValid(padded[...])
     }
 
+    /// `text` (UTF-8) with each C1 control character (U+0080–U+009F) replaced by the Windows-1252
+    /// character of the same byte. Such controls never belong in feed text: they are Windows-1252
+    /// punctuation (curly quotes, dashes, …) that was decoded as Latin-1, or encoded as UTF-8 from
+    /// such a decoding. The five bytes Windows-1252 leaves undefined stay as they are.
+    static func replacingC1Controls(_ text: [UInt8]) -> [UInt8] {
+        guard text.indices.dropLast().contains(where: { text[$0] == 0xC2 && (0x80...0x9F).contains(text[$0 + 1]) }) else {
+            return text
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count + 8)
+        var index = 0
+        while index < text.count {
+            if text[index] == 0xC2, index + 1 < text.count, (0x80...0x9F).contains(text[index + 1]),
+                table[Int(text[index + 1] - 0x80)] != 0xFFFD {
+                output.append(contentsOf: windows1252(text[index + 1]))
+                index += 2
+            } else {
+                output.append(text[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
     /// The UTF-8 encoding of `byte` read as Windows-1252 (its 0x80–0x9F block differs from Latin-1).
     private static func windows1252(_ byte: UInt8) -> [UInt8] {
         let scalar: UInt32 = byte >= 0xA0 ? UInt32(byte) : table[Int(byte - 0x80)]

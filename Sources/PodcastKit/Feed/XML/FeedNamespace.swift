@@ -42,6 +42,11 @@ enum FeedNamespace: Sendable, Equatable {
     }
 
     private static let byURI: [String: FeedNamespace] = [
+        // UserLand's and Harvard's RSS namespaces: RSS 0.9x/2.0 elements that some feeds put in one.
+        "http://backend.userland.com/rss": .none,
+        "http://backend.userland.com/rss2": .none,
+        "http://backend.userland.com/rss2.1": .none,
+        "http://blogs.law.harvard.edu/tech/rss": .none,
         "http://purl.org/rss/1.0": .rss1,
         "http://my.netscape.com/rdf/simple/0.9": .rss1,
         "http://www.w3.org/1999/02/22-rdf-syntax-ns": .rdf,

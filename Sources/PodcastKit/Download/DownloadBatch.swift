@@ -1,0 +1,175 @@
+import FoundationEssentials
+import Glibc
+
+/// Downloads a set of episodes: claims each in the progress buffer (so no episode is fetched
+/// twice, even by two processes), recognizes files already in the Episodes directory, runs the
+/// transfers on a `TransferEngine`, and moves each finished file to its final name.
+///
+/// Blocks the calling thread until every episode has ended; finishing files happens on that
+/// thread, never on the engine's.
+public final class DownloadBatch {
+    private let store: StateStore
+    private let episodesDirectory: String
+    private let settings: TransferEngine.Settings
+
+    /// A batch writing to `episodesDirectory` and recording progress in `store`.
+    public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings) {
+        self.store = store
+        self.episodesDirectory = episodesDirectory
+        self.settings = settings
+    }
+
+    /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
+    /// finishing is a rename), never under a final name.
+    public var partialDirectory: String { episodesDirectory + "/.partial" }
+
+    /// Downloads `items`, telling `report` what happens; returns one result per item, in order.
+    public func run(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> [DownloadResult] {
+        var results: [Int: DownloadResult] = [:]
+        var pending: [Int: (item: DownloadItem, record: DownloadRecord)] = [:]
+        try FileIO.makeDirectory(partialDirectory, mode: 0o755)
+
+        let queue = EventQueue<TransferEvent>()
+        let engine = try TransferEngine(settings: settings) { queue.post($0) }
+        defer { engine.shutdown() }
+
+        for (index, item) in items.enumerated() {
+            if let early = try prepare(item) {
+                results[index] = early
+                report(.finished(early))
+                continue
+            }
+            guard let url = item.entry.enclosureURL else { continue }
+            var record = DownloadRecord(
+                feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle,
+                title: item.entry.title, url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+            record.total = item.entry.enclosureLength
+            record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
+            record.owner = .current
+            record.state = .downloading
+            try store.saveDownload(record)
+            pending[index] = (item, record)
+            engine.start(TransferRequest(id: index, url: url, partialPath: record.partialPath ?? ""))
+            report(.started(item))
+        }
+
+        while !pending.isEmpty, let event = queue.next() {
+            switch event {
+            case .progress(let snapshot):
+                report(.progress(snapshot.compactMap { progress in pending[progress.id].map { ($0.item, progress) } }))
+            case .completed(let done):
+                guard let (item, record) = pending.removeValue(forKey: done.id) else { continue }
+                let result = finish(item, record, done)
+                results[done.id] = result
+                report(.finished(result))
+            case .failed(let failure):
+                guard let (item, claimed) = pending.removeValue(forKey: failure.id) else { continue }
+                var record = claimed
+                record.state = .failed
+                record.error = failure.reason
+                try? store.saveDownload(record)
+                let result = DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: failure.reason)
+                results[failure.id] = result
+                report(.finished(result))
+            }
+        }
+        return items.indices.compactMap { results[$0] }
+    }
+
+    /// The result for an item that needs no transfer (no media, already done, busy elsewhere, or
+    /// already in the Episodes directory), or nil when it is to be fetched (then it is claimed).
+    private func prepare(_ item: DownloadItem) throws -> DownloadResult? {
+        guard let url = item.entry.enclosureURL else {
+            return DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: "the feed gives no media file for this episode")
+        }
+        var record = DownloadRecord(
+            feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
+            url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+        switch try store.claimDownload(record, for: .current) {
+        case .alreadyDownloaded(let path):
+            return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded")
+        case .busy(let pid):
+            return DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: "being downloaded by process \(pid)")
+        case .claimed:
+            break
+        }
+        // A finished file already in place (a lost or reset store) is recognized, not fetched again.
+        let path = folder(for: item) + "/" + fileName(for: item, suffix: "")
+        if let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
+            try store.downloadOwning(path: path) == nil {
+            record.state = .downloaded
+            record.path = path
+            record.bytes = size
+            try store.saveDownload(record)
+            return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already in the Episodes directory")
+        }
+        return nil
+    }
+
+    /// Moves a completed transfer to its final name and records it.
+    private func finish(_ item: DownloadItem, _ record: DownloadRecord, _ done: CompletedTransfer) -> DownloadResult {
+        var record = record
+        record.effectiveURL = done.effectiveURL
+        record.etag = done.etag
+        record.lastModified = done.lastModified
+        record.bytes = done.bytes
+        record.total = done.bytes
+        do {
+            let folder = folder(for: item)
+            try FileIO.makeDirectory(folder, mode: 0o755)
+            let path = try freePath(in: folder, for: item)
+            guard let partial = record.partialPath else { throw SystemError(call: "rename", path: path, code: ENOENT) }
+            try FileIO.syncData(partial)
+            guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
+            try? FileIO.syncData(folder)
+            record.state = .downloaded
+            record.path = path
+            record.partialPath = nil
+            record.error = nil
+            try store.saveDownload(record)
+            return DownloadResult(item: item, state: .downloaded, path: path, bytes: done.bytes, error: nil)
+        } catch {
+            record.state = .failed
+            record.error = "\(error)"
+            try? store.saveDownload(record)
+            return DownloadResult(item: item, state: .failed, path: nil, bytes: done.bytes, error: "\(error)")
+        }
+    }
+
+    private func folder(for item: DownloadItem) -> String {
+        episodesDirectory + "/" + EpisodeFileName.folder(podcastTitle: item.podcastTitle)
+    }
+
+    private func fileName(for item: DownloadItem, suffix: String) -> String {
+        EpisodeFileName.file(
+            title: item.entry.title, published: item.entry.published, mediaType: item.entry.enclosureType,
+            url: item.entry.enclosureURL ?? "", suffix: suffix)
+    }
+
+    /// The first of `name`, `name (2)`, `name (3)`, … that no other episode's file occupies.
+    private func freePath(in folder: String, for item: DownloadItem) throws -> String {
+        for attempt in 1... {
+            let path = folder + "/" + fileName(for: item, suffix: attempt == 1 ? "" : " (\(attempt))")
+            let owner = try store.downloadOwning(path: path)
+            let mine = owner.map { $0.feed == item.feed && $0.identity == item.entry.identity } ?? false
+            if mine || (owner == nil && Self.fileSize(path) == nil) { return path }
+        }
+        return folder
+    }
+
+    /// The partial file's name: a stable hash of the episode's key.
+    static func partialName(feed: String, identity: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (feed + "\n" + identity).utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16) + ".part"
+    }
+
+    private static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+}

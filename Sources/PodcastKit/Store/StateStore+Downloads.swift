@@ -1,0 +1,127 @@
+import CSQLite
+import Glibc
+import FoundationEssentials
+
+extension StateStore {
+    /// What claiming a download found.
+    public enum Claim: Sendable, Equatable {
+        /// The caller now owns the record (state `downloading`).
+        case claimed
+        /// The episode is already downloaded, at this path.
+        case alreadyDownloaded(path: String)
+        /// Another live process is downloading it.
+        case busy(pid: Int32)
+    }
+
+    /// The record of episode `identity` of `feed`, if there is one.
+    public func downloadRecord(feed: String, identity: String) throws(StoreError) -> DownloadRecord? {
+        try read { () throws(SQLiteError) in try selectDownload(feed: feed, identity: identity) }
+    }
+
+    /// Every record, most recently changed first.
+    public func downloadRecords() throws(StoreError) -> [DownloadRecord] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads ORDER BY updated_at DESC")
+            var records: [DownloadRecord] = []
+            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            return records
+        }
+    }
+
+    /// Takes `record`'s episode for `owner` in one transaction, unless it is already downloaded
+    /// (and its file is still there) or a live process is downloading it.
+    public func claimDownload(_ record: DownloadRecord, for owner: ProcessOwner) throws(StoreError) -> Claim {
+        try write { () throws(SQLiteError) -> Claim in
+            if let existing = try selectDownload(feed: record.feed, identity: record.identity) {
+                if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
+                    return .alreadyDownloaded(path: path)
+                }
+                if existing.state == .downloading, let other = existing.owner, other != owner, other.isAlive {
+                    return .busy(pid: other.pid)
+                }
+            }
+            var claimed = record
+            claimed.state = .downloading
+            claimed.owner = owner
+            claimed.path = nil
+            claimed.error = nil
+            try upsertDownload(claimed)
+            return .claimed
+        }
+    }
+
+    /// Writes `record` over the stored one.
+    public func saveDownload(_ record: DownloadRecord) throws(StoreError) {
+        try write { () throws(SQLiteError) in try upsertDownload(record) }
+    }
+
+    /// The episode whose finished file is `path`, if any.
+    public func downloadOwning(path: String) throws(StoreError) -> (feed: String, identity: String)? {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("SELECT feed, identity FROM downloads WHERE path = :path")
+            try query.bind(path, named: ":path")
+            return try query.firstRow { row throws(SQLiteError) in (try row.string(at: 0), try row.string(at: 1)) }
+        }
+    }
+
+    private static let downloadColumns = """
+        feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
+        etag, last_modified, partial_path, path, error, owner_pid, owner_boot
+        """
+
+    private func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
+        let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity")
+        try query.bind(feed, named: ":feed")
+        try query.bind(identity, named: ":identity")
+        return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
+    }
+
+    private static func downloadRecord(from row: SQLiteStatement) throws(SQLiteError) -> DownloadRecord {
+        var record = DownloadRecord(
+            feed: try row.string(at: 0), identity: try row.string(at: 1), podcastTitle: try row.string(at: 2),
+            title: try row.string(at: 3), url: try row.string(at: 4), mediaType: row.optionalString(at: 6),
+            published: row.optionalDouble(at: 7).map { Date(timeIntervalSince1970: $0) })
+        record.effectiveURL = row.optionalString(at: 5)
+        // An unreadable state means "start that episode over", never "stuck".
+        record.state = DownloadRecord.State(rawValue: try row.string(at: 8)) ?? .failed
+        record.bytes = row.optionalInt64(at: 9) ?? 0
+        record.total = row.optionalInt64(at: 10)
+        record.etag = row.optionalString(at: 11)
+        record.lastModified = row.optionalString(at: 12)
+        record.partialPath = row.optionalString(at: 13)
+        record.path = row.optionalString(at: 14)
+        record.error = row.optionalString(at: 15)
+        if let pid = row.optionalInt(at: 16), let boot = row.optionalString(at: 17) {
+            record.owner = ProcessOwner(pid: Int32(truncatingIfNeeded: pid), boot: boot)
+        }
+        return record
+    }
+
+    private func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
+        let statement = try connection.prepare("""
+            INSERT OR REPLACE INTO downloads (\(Self.downloadColumns), updated_at) VALUES (
+                :feed, :identity, :podcast_title, :title, :url, :effective_url, :media_type, :published, :state,
+                :bytes, :total, :etag, :last_modified, :partial_path, :path, :error, :owner_pid, :owner_boot, :updated_at)
+            """)
+        try statement.bind(record.feed, named: ":feed")
+        try statement.bind(record.identity, named: ":identity")
+        try statement.bind(record.podcastTitle, named: ":podcast_title")
+        try statement.bind(record.title, named: ":title")
+        try statement.bind(record.url, named: ":url")
+        try statement.bind(record.effectiveURL, named: ":effective_url")
+        try statement.bind(record.mediaType, named: ":media_type")
+        try statement.bind(record.published?.timeIntervalSince1970, named: ":published")
+        try statement.bind(record.state.rawValue, named: ":state")
+        try statement.bind(record.bytes, named: ":bytes")
+        try statement.bind(record.total, named: ":total")
+        try statement.bind(record.etag, named: ":etag")
+        try statement.bind(record.lastModified, named: ":last_modified")
+        try statement.bind(record.partialPath, named: ":partial_path")
+        try statement.bind(record.path, named: ":path")
+        try statement.bind(record.error, named: ":error")
+        try statement.bind(record.owner.map { Int($0.pid) }, named: ":owner_pid")
+        try statement.bind(record.owner?.boot, named: ":owner_boot")
+        try statement.bind(Date().timeIntervalSince1970, named: ":updated_at")
+        try statement.run()
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// `podcast download` through the built binary against loopback servers.
+@Suite struct DownloadCommandTests {
+    /// A feed of `episodes` (title, path, body) served by `server`, its media as files with ETags.
+    private static func serve(_ episodes: [(title: String, path: String, body: Data)], on server: LoopbackServer, podcast: String = "Loopback Show", route: (Int) -> ServerRoute? = { _ in nil }) {
+        let items = episodes.enumerated().map { index, episode in
+            """
+            <item><title>\(episode.title)</title><guid>ep-\(index + 1)</guid>
+            <pubDate>Mon, \(10 + index) Nov 2026 08:00:00 GMT</pubDate>
+            <enclosure url="\(episode.path)" length="\(episode.body.count)" type="audio/mpeg"/></item>
+            """
+        }
+        server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>\(podcast)</title>\(items.joined())</channel></rss>".utf8)))
+        for (index, episode) in episodes.enumerated() {
+            server.setRoute(episode.path, route(index) ?? .file(body: episode.body, contentType: "audio/mpeg", etag: "\"e\(index)\""))
+        }
+    }
+
+    private static func audio(_ seed: Int, size: Int = 200_000) -> Data {
+        Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ seed) })
+    }
+
+    private func json(_ text: String) throws -> [[String: Any]] {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        return try #require(document["results"] as? [[String: Any]])
+    }
+
+    private func list(_ podcast: PodcastBinary, _ server: LoopbackServer) async throws {
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+    }
+
+    @Test func everyByteOnDiskEqualsTheSource() async throws {
+        let server = try LoopbackServer()
+        let episodes = (1...3).map { (title: "Episode \($0)", path: "/media/\($0).mp3", body: Self.audio($0)) }
+        Self.serve(episodes, on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let result = try await podcast.run(["download", "all", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let results = try json(result.stdout)
+        #expect(results.map { $0["state"] as? String } == ["downloaded", "downloaded", "downloaded"])
+        for (index, entry) in results.enumerated() {
+            let episode = episodes[2 - index]  // newest first
+            let path = try #require(entry["path"] as? String)
+            #expect(path == podcast.stateDirectory + "/Episodes/Loopback Show/2026-11-\(10 + 2 - index) \(episode.title).mp3")
+            #expect(try Data(contentsOf: URL(filePath: path)) == episode.body)
+            #expect(entry["bytes"] as? Int == episode.body.count)
+        }
+        #expect(result.stderr.contains("downloaded 3, skipped 0, failed 0"))
+        let partials = try FileManager.default.contentsOfDirectory(atPath: podcast.stateDirectory + "/Episodes/.partial")
+        #expect(partials.isEmpty)
+    }
+
+    @Test func downloadedEpisodeIsSkippedNotFetchedAgain() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Only", path: "/media/only.mp3", body: Self.audio(1))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        let again = try await podcast.run(["download", "1", "--json"])
+        #expect(again.status == 0)
+        #expect(try json(again.stdout).first?["state"] as? String == "skipped")
+        #expect(server.requestCount(path: "/media/only.mp3") == 1)
+    }
+
+    @Test func finishedFilesAreRecognizedWhenTheStoreIsLost() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Kept", path: "/media/kept.mp3", body: Self.audio(2))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: podcast.stateDirectory + "/state.sqlite" + suffix)
+        }
+        try await list(podcast, server)
+        let again = try await podcast.run(["download", "1", "--json"])
+        #expect(again.status == 0)
+        let entry = try #require(try json(again.stdout).first)
+        #expect(entry["state"] as? String == "skipped")
+        #expect(entry["error"] as? String == "already in the Episodes directory")
+        #expect(server.requestCount(path: "/media/kept.mp3") == 1)
+    }
+
+    @Test func oneFailingEpisodeNeverStopsTheOthersAndTheExitCodeTellsTheTruth() async throws {
+        let server = try LoopbackServer()
+        let episodes = [
+            (title: "Fine", path: "/media/fine.mp3", body: Self.audio(1)),
+            (title: "Gone", path: "/media/gone.mp3", body: Self.audio(2)),
+            (title: "Login wall", path: "/media/wall.mp3", body: Self.audio(3)),
+            (title: "Broken server", path: "/media/broken.mp3", body: Self.audio(4)),
+        ]
+        Self.serve(episodes, on: server) { index in
+            switch index {
+            case 1: .status(404)
+            case 2: .fixed(body: Data("<html><body>Please sign in</body></html>".utf8), headers: [("Content-Type", "text/html")])
+            case 3: .status(500)
+            default: nil
+            }
+        }
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let result = try await podcast.run(["download", "all", "--json"])
+        #expect(result.status == 1)
+        let states = Dictionary(uniqueKeysWithValues: try json(result.stdout).map { ($0["title"] as? String ?? "", $0["state"] as? String ?? "") })
+        #expect(states == ["Fine": "downloaded", "Gone": "failed", "Login wall": "failed", "Broken server": "failed"])
+        #expect(result.stderr.contains("error: episode 3 (Gone): server answered 404 Not Found for \(server.url("/media/gone.mp3"))"))
+        #expect(result.stderr.contains("sent a web page instead of the episode"))
+        #expect(result.stderr.contains("downloaded 1, skipped 0, failed 3"))
+        let folder = try FileManager.default.contentsOfDirectory(atPath: podcast.stateDirectory + "/Episodes/Loopback Show")
+        #expect(folder == ["2026-11-10 Fine.mp3"])
+    }
+
+    @Test func hostileTitlesStayInsideTheEpisodesDirectory() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "../../../../tmp/evil", path: "/media/e.mp3", body: Self.audio(5))], on: server, podcast: "../../outside")
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let result = try await podcast.run(["download", "1", "--json"])
+        #expect(result.status == 0)
+        let path = try #require(try json(result.stdout).first?["path"] as? String)
+        #expect(path == podcast.stateDirectory + "/Episodes/outside/2026-11-10 tmp-evil.mp3")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/evil.mp3"))
+    }
+
+    @Test func twoProcessesNeverFetchTheSameEpisodeTwice() async throws {
+        let server = try LoopbackServer()
+        let episodes = (1...3).map { (title: "Slow \($0)", path: "/media/slow\($0).mp3", body: Self.audio($0, size: 60_000)) }
+        Self.serve(episodes, on: server) { index in
+            .slow(body: episodes[index].body, chunkSize: 6_000, interval: .milliseconds(30))
+        }
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let binary = builtExecutable(named: "podcast")
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let first = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
+        let second = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
+        let one = await first.finish(within: .seconds(60))
+        let two = await second.finish(within: .seconds(60))
+        #expect(one.status == 0 && two.status == 0, "\(one.stderr)\n\(two.stderr)")
+        for episode in episodes {
+            #expect(server.requestCount(path: episode.path) == 1)
+            let path = podcast.stateDirectory + "/Episodes/Loopback Show/" + (try FileManager.default.contentsOfDirectory(atPath: podcast.stateDirectory + "/Episodes/Loopback Show").first { $0.contains(episode.title) } ?? "")
+            #expect(try Data(contentsOf: URL(filePath: path)) == episode.body)
+        }
+        let states = try (json(one.stdout) + json(two.stdout)).compactMap { $0["state"] as? String }
+        #expect(states.filter { $0 == "downloaded" }.count == 3)
+    }
+
+    @Test func musicPreviewsGoToThePreviewsFolder() async throws {
+        let server = try LoopbackServer(routes: ["/p/1.m4a": .file(body: Self.audio(9, size: 30_000), contentType: "audio/mp4")])
+        let answer = #"{"resultCount":1,"results":[{"kind":"song","trackId":5,"trackName":"Song","artistName":"Band","previewUrl":"\#(server.url("/p/1.m4a"))"}]}"#
+        server.setRoute("/search", .fixed(body: Data(answer.utf8)))
+        let podcast = try PodcastBinary(itunes: server)
+        #expect(try await podcast.run(["search", "--media", "music", "song"]).status == 0)
+        let result = try await podcast.run(["download", "1", "--json"])
+        #expect(result.status == 0)
+        #expect(try json(result.stdout).first?["path"] as? String == podcast.stateDirectory + "/Episodes/Previews/Band – Song.m4a")
+    }
+
+    @Test func episodesDirectoryOptionIsHonoured() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Elsewhere", path: "/media/x.mp3", body: Self.audio(6))], on: server)
+        let podcast = try PodcastBinary()
+        let target = try TemporaryDirectory(prefix: "episodes-dir")
+        try await list(podcast, server)
+        #expect(try await podcast.run(["download", "1", "--episodes-dir", target.path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: target.path + "/Loopback Show/2026-11-10 Elsewhere.mp3"))
+    }
+
+    @Test(arguments: [["download", "0"], ["download", "x"], ["download", "9"], ["download", "1", "--concurrency", "0"], ["download", "1", "--limit-rate", "fast"]])
+    func badSelectionsAndOptionsAreBadUsage(arguments: [String]) async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "A", path: "/media/a.mp3", body: Self.audio(1))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let result = try await podcast.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(server.requestCount(path: "/media/a.mp3") == 0)
+    }
+}
