@@ -34,18 +34,14 @@ import Testing
         PeerDifference("feeds/gofeed/translator/rss/feed_item_fallbacks_-_rss_channel_item_extensions.xml", "items.match", Reason.sameIdentity),
     ]
 
-    /// Our bugs in code outside the feed builder (see the report): recorded as known issues.
-    static let knownBugs: [PeerDifference] = [
-        PeerDifference("feeds/gofeed/parser/rss/issue_305_bare_ampersand.xml", "parse", Reason.bareAmpersand),
-        PeerDifference("feeds/gofeed/parser/rss/issue_320_legacy_entity_prefix.xml", "parse", Reason.bareAmpersand),
-    ]
+    /// Our known bugs: recorded as known issues, so a fix shows as a stale entry. None at present.
+    static let knownBugs: [PeerDifference] = []
 
     enum Reason {
         static let base64 = "we do not decode base64 or other non-text Atom content (Atom 0.3 mode=\"base64\", media types); podcasts never use it"
         static let brokenWithoutItems = "broken XML before any item: we refuse the document (nothing to list); gofeed keeps what it read"
         static let noImageMining = "we do not take artwork from an <img> inside show notes"
         static let sameIdentity = "two items with no guid, enclosure, title or date have the same identity; we list them once"
-        static let bareAmpersand = "XML stage: libxml2's recovery drops a bare '&' and the references after it in the same text (and in URLs)"
     }
 
     static let unifiedFixtures = ["translator/rss", "translator/atom", "extensions/itunes", "extensions/media", "extensions/dublincore"]

@@ -17,6 +17,7 @@ public final class FeedParser {
     private var start: [UInt8] = []
     private var state = State.sniffing
     private var repair: UTF8Repair?
+    private var ampersands: AmpersandRepair?
     private var skippedLines = 0
 
     private enum State {
@@ -69,7 +70,8 @@ public final class FeedParser {
         case .parsing(let parser), .stopped(let parser): xml = parser
         }
         if case .parsing = state {
-            if let tail = repair?.finish(), !tail.isEmpty { tail.withUnsafeBytes { xml.parse($0) } }
+            let tail = repair?.finish() ?? []
+            tail.withUnsafeBytes { escape($0, to: xml, final: true) }
             xml.finish()
         }
         if let root = builder.rejectedRoot {
@@ -99,7 +101,7 @@ public final class FeedParser {
         }
         let duplicates = Self.orderNewestFirst(&feed.episodes)
         if duplicates > 0 {
-            warnings.append("feed \(source) lists \(duplicates) episodes twice (same guid); each is shown once")
+            warnings.append("feed \(source) lists \(duplicates) episodes twice (same identity); each is shown once")
         }
         return Result(feed: feed, warnings: warnings)
     }
@@ -120,6 +122,8 @@ public final class FeedParser {
             case .decodedByLibXML(let name):
                 override = name
             }
+            let wide = override.map { ["UTF-16", "UTF-32", "UCS-"].contains(where: $0.uppercased().hasPrefix) } ?? false
+            ampersands = wide ? nil : AmpersandRepair()
             guard let xml = XMLPushParser(handler: builder, documentURL: source, encoding: override) else {
                 state = .rejected(.notXML)
                 return
@@ -135,13 +139,23 @@ public final class FeedParser {
         }
     }
 
+    /// Hands bytes to libxml2 through the repairs the encoding allows: UTF-8, then bare ampersands.
     private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser) {
         if repair != nil {
             let repaired = repair?.repair(bytes) ?? []
-            repaired.withUnsafeBytes { xml.parse($0) }
+            repaired.withUnsafeBytes { escape($0, to: xml, final: false) }
         } else {
-            xml.parse(bytes)
+            escape(bytes, to: xml, final: false)
         }
+    }
+
+    private func escape(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool) {
+        guard var repair = ampersands else {
+            xml.parse(bytes)
+            return
+        }
+        repair.process(bytes, final: final) { xml.parse($0) }
+        ampersands = repair
     }
 
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of

@@ -29,9 +29,53 @@ struct XMLAttributes {
             let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : namespaces(base[1], base[2])
             guard attributeNamespace == namespace else { continue }
             let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-            return value.trimmingWhitespace()
+            return Self.decodingReferences(value).trimmingWhitespace()
         }
         return nil
+    }
+
+    /// `value` with its character and entity references replaced. In SAX2 mode libxml2 leaves
+    /// them in attribute values (`&amp;` arrives as `&#38;`), which would break URLs.
+    static func decodingReferences(_ value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
+        var result = ""
+        var rest = Substring(value)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            guard let semicolon = rest[afterAmpersand...].prefix(34).firstIndex(of: ";") else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+                continue
+            }
+            let name = rest[afterAmpersand..<semicolon]
+            if let decoded = character(for: name) {
+                result += decoded
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+            }
+        }
+        return result + rest
+    }
+
+    /// The text of reference `name` (`#38`, `#x26`, `amp`, `eacute`), or nil when it is none.
+    private static func character(for name: Substring) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        if name.hasPrefix("#") {
+            return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default: return HTMLEntities.character(named: String(name))
+        }
     }
 
     private func strlen(_ pointer: UnsafePointer<xmlChar>) -> Int {
