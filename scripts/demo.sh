@@ -41,8 +41,14 @@ step() {
 
 step search tones
 step search --json --limit 1 tones
-step episodes 1
 step episodes 1 --json --limit 1
+step episodes 1
+step download all
+step download 1
+echo
+echo "\$ find \"\$PODCAST_HOME/Episodes\" -type f"
+find "$PODCAST_HOME/Episodes" -type f -not -path '*/.partial/*' | sort
 step search --media music --limit 3 sine
+step download 1-2
 echo
 echo "demo: done; the server is stopped and $work removed."

@@ -31,9 +31,10 @@ struct DemoServer {
                 etag: "\"v1:\(path)\"", lastModified: "Mon, 16 Nov 2026 08:00:00 GMT"))
         }
         for episode in DemoShow.episodes {
-            server.setRoute(episode.path, .file(
-                body: Data(episode.audio), contentType: "audio/wav",
-                etag: "\"episode-\(episode.number)\"", lastModified: episode.published))
+            // Paced like a slow podcast host, so the live progress display has something to show.
+            server.setRoute(episode.path, .slow(
+                body: Data(episode.audio), chunkSize: 48 * 1024, interval: .milliseconds(100),
+                headers: [("Content-Type", "audio/wav"), ("ETag", "\"episode-\(episode.number)\"")]))
         }
 
         FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))

@@ -18,11 +18,11 @@ struct DemoShow {
 
     static let episodes = [
         Episode(number: 1, title: "Pilot: Why Tones?", summary: "We introduce the show and play an A.",
-                published: "Mon, 02 Nov 2026 08:00:00 GMT", seconds: 4, frequency: 440),
+                published: "Mon, 02 Nov 2026 08:00:00 GMT", seconds: 40, frequency: 440),
         Episode(number: 2, title: "Middle C & Friends", summary: "A conversation about middle C.",
-                published: "Mon, 09 Nov 2026 08:00:00 GMT", seconds: 5, frequency: 261.63),
+                published: "Mon, 09 Nov 2026 08:00:00 GMT", seconds: 50, frequency: 261.63),
         Episode(number: 3, title: "Ünïcode in Titles — 音", summary: "Titles from every script.",
-                published: "Mon, 16 Nov 2026 08:00:00 GMT", seconds: 6, frequency: 329.63),
+                published: "Mon, 16 Nov 2026 08:00:00 GMT", seconds: 60, frequency: 329.63),
     ]
 
     /// The iTunes Search API answer for any podcast search: the demo show first.
