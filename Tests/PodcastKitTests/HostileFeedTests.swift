@@ -32,6 +32,29 @@ import Testing
         }
     }
 
+    /// Inputs the fuzzer once crashed the parser with, kept in Tests/Fixtures/fuzz.
+    static let fuzzerFindings: [URL] = {
+        let directory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Fixtures/fuzz")
+        return ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []).sorted { $0.path < $1.path }
+    }()
+
+    @Test func fuzzerFindingsAreKept() {
+        #expect(Self.fuzzerFindings.count >= 6)
+    }
+
+    @Test(arguments: fuzzerFindings)
+    func fuzzerFindingNoLongerCrashes(_ file: URL) throws {
+        // Reaching the end of this test is the assertion: the crash was an abort of the process.
+        let bytes = try Data(contentsOf: file)
+        for pieceSize in [1, 7, 4096] {
+            _ = try? parseFeed(bytes, pieceSize: pieceSize)
+        }
+        if file.lastPathComponent.hasPrefix("repro-alternate") {
+            #expect(try parseFeed(bytes).feed.episodes.first?.alternateEnclosures.count == 1)
+        }
+    }
+
     @Test(arguments: [
         "hostile/defusedxml/xmlbomb.xml", "hostile/defusedxml/xmlbomb2.xml", "hostile/defusedxml/quadratic.xml",
         "hostile/defusedxml/cyclic.xml",

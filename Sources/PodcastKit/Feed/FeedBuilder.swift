@@ -238,14 +238,21 @@ final class FeedBuilder: XMLEventHandler {
             if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
             return nil
         case (.media, "description"): return .itemMediaDescription
+        case (.podcast, "alternateEnclosure"):
+            // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
+            // have an entry to go to (a nested one once crashed the parser under fuzzing).
+            draft.alternates.append(AlternateEnclosure(
+                type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
+                sources: [], integrity: nil))
+            return nil
         case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-            if let uri = attributes.value("uri").flatMap(base.resolve) {
-                draft.alternates[draft.alternates.count - 1].sources.append(uri)
+            if let uri = attributes.value("uri").flatMap(base.resolve), let last = draft.alternates.indices.last {
+                draft.alternates[last].sources.append(uri)
             }
             return nil
         case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-            if let type = attributes.value("type"), let value = attributes.value("value") {
-                draft.alternates[draft.alternates.count - 1].integrity = Integrity(type: type, value: value)
+            if let type = attributes.value("type"), let value = attributes.value("value"), let last = draft.alternates.indices.last {
+                draft.alternates[last].integrity = Integrity(type: type, value: value)
             }
             return nil
         case (.psc, "chapters"):
@@ -305,11 +312,6 @@ final class FeedBuilder: XMLEventHandler {
             return nil
         case (.podcast, "chapters"):
             if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
-            return nil
-        case (.podcast, "alternateEnclosure"):
-            draft.alternates.append(AlternateEnclosure(
-                type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
-                sources: [], integrity: nil))
             return nil
         default:
             return nil
