@@ -20,6 +20,25 @@ import Testing
         #expect(configuration.httpSettings.connectTimeout == 7)
     }
 
+    @Test func readsTheDownloadSettings() throws {
+        let configuration = try Configuration.parse(
+            "concurrency = 5\nepisodes-dir = \"/srv/podcasts\"\nlimit-rate = \"1.5M\"\n", path: "c.toml")
+        #expect(configuration.concurrency == 5)
+        #expect(configuration.episodesDirectory == "/srv/podcasts")
+        #expect(configuration.limitRate == 1_572_864)
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("concurrency = 40\n", path: "c.toml") }
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("limit-rate = \"fast\"\n", path: "c.toml") }
+    }
+
+    @Test func speedsAreReadLikeCurlReadsThem() {
+        #expect(ByteRate.bytesPerSecond("500k") == 512_000)
+        #expect(ByteRate.bytesPerSecond("2M") == 2_097_152)
+        #expect(ByteRate.bytesPerSecond("1000") == 1000)
+        #expect(ByteRate.bytesPerSecond("0") == nil)
+        #expect(ByteRate.bytesPerSecond("-1k") == nil)
+        #expect(ByteRate.bytesPerSecond("fast") == nil)
+    }
+
     @Test func unknownKeysAreCollectedNotFatal() throws {
         let configuration = try Configuration.parse("future-setting = 1\n", path: "c.toml")
         #expect(configuration.unknownKeys == ["c.toml:1: future-setting"])

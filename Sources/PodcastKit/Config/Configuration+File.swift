@@ -45,6 +45,16 @@ extension Configuration {
                 configuration.country = country.uppercased()
             case "connect-timeout":
                 configuration.connectTimeout = try value.seconds(or: fail("connect-timeout must be a whole number of seconds, 1 or more"))
+            case "concurrency":
+                let count = try value.seconds(or: fail("concurrency must be a whole number from 1 to 16"))
+                guard count <= 16 else { throw fail("concurrency must be a whole number from 1 to 16") }
+                configuration.concurrency = count
+            case "episodes-dir":
+                configuration.episodesDirectory = try value.text(or: fail("episodes-dir must be a quoted path"))
+            case "limit-rate":
+                let rate = try value.text(or: fail("limit-rate must be a quoted speed such as \"2M\""))
+                guard let bytes = ByteRate.bytesPerSecond(rate) else { throw fail("limit-rate must be a speed such as \"500k\" or \"2M\"") }
+                configuration.limitRate = bytes
             case "stall-timeout":
                 configuration.stallTimeout = try value.seconds(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
             default:
@@ -93,6 +103,7 @@ extension Configuration {
             return text
         }
 
+        /// A whole number, 1 or more.
         func seconds(or error: ConfigurationError) throws(ConfigurationError) -> Int {
             guard case .bare(let word) = self, let number = Int(word), number >= 1 else { throw error }
             return number

@@ -8,6 +8,12 @@ public struct Configuration: Sendable, Equatable {
     public var stallTimeout: Int?
     /// The store country searches use when `--country` is not given.
     public var country: String?
+    /// Episodes downloaded at once when `--concurrency` is not given.
+    public var concurrency: Int?
+    /// Where finished episodes go when `--episodes-dir` is not given.
+    public var episodesDirectory: String?
+    /// The whole run's speed cap in bytes per second when `--limit-rate` is not given.
+    public var limitRate: Int?
     /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
 

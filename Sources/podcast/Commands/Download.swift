@@ -21,8 +21,8 @@ struct Download: ParsableCommand {
     @Argument(help: "Which episodes: 3, 1-5, 2,4,9, all.")
     var selection: [String]
 
-    @Option(help: "Episodes downloaded at once (1–16).")
-    var concurrency = 3
+    @Option(help: "Episodes downloaded at once (1–16; default 3, or `concurrency` in the configuration file).")
+    var concurrency: Int?
 
     @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).")
     var episodesDir: String?
@@ -48,8 +48,10 @@ struct Download: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        guard (1...16).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)") }
-        if let limitRate, Self.bytesPerSecond(limitRate) == nil {
+        if let concurrency, !(1...16).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)")
+        }
+        if let limitRate, ByteRate.bytesPerSecond(limitRate) == nil {
             throw ValidationError("--limit-rate takes bytes per second such as 500k or 2M, not \"\(limitRate)\"")
         }
         if let stallTimeout, stallTimeout < 1 { throw ValidationError("--stall-timeout must be 1 or more seconds") }
@@ -71,8 +73,14 @@ struct Download: ParsableCommand {
         if let userAgent { http.userAgent = userAgent }
         if let stallTimeout { http.stallTimeout = stallTimeout }
         http.extraHeaders = header
-        let settings = TransferEngine.Settings(concurrency: concurrency, rateLimit: limitRate.flatMap(Self.bytesPerSecond), http: http)
-        let batch = DownloadBatch(store: store, episodesDirectory: episodesDir ?? context.paths.episodesDirectory, settings: settings)
+        let configuration = context.configuration
+        let settings = TransferEngine.Settings(
+            concurrency: concurrency ?? configuration.concurrency ?? 3,
+            rateLimit: limitRate.flatMap(ByteRate.bytesPerSecond) ?? configuration.limitRate, http: http)
+        // The option, then the environment, then the configuration file, then the default.
+        let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = episodesDir ?? fromEnvironment ?? configuration.episodesDirectory ?? context.paths.episodesDirectory
+        let batch = DownloadBatch(store: store, episodesDirectory: directory, settings: settings)
 
         let started = ContinuousClock.now
         let display = ProgressDisplay(console: context.console)
@@ -87,14 +95,5 @@ struct Download: ParsableCommand {
         if results.contains(where: { $0.state == .failed }) {
             throw ExitCode(ExitStatus.operationFailed)
         }
-    }
-
-    /// `500k` → 512000, `2M` → 2097152, `1000` → 1000; nil for anything else.
-    static func bytesPerSecond(_ text: String) -> Int? {
-        let multipliers: [Character: Int] = ["k": 1024, "K": 1024, "m": 1024 * 1024, "M": 1024 * 1024]
-        let multiplier = text.last.flatMap { multipliers[$0] } ?? 1
-        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
-        guard let value = Double(digits), value > 0 else { return nil }
-        return Int(value * Double(multiplier))
     }
 }
