@@ -1,0 +1,102 @@
+import Foundation
+
+/// A real nginx on 127.0.0.1 serving the files of a temporary directory (with Range, ETag and
+/// Last-Modified as nginx does them), for tests that must meet a production web server.
+public final class NginxServer: Sendable {
+    /// Where nginx is installed on Debian.
+    public static let executable = "/usr/sbin/nginx"
+    /// True when nginx can be run here.
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    /// The directory served at `/`.
+    public let root: TemporaryDirectory
+    /// The port nginx listens on.
+    public let port: Int
+    private let process: ChildProcess
+    private let prefix: TemporaryDirectory
+
+    /// Starts nginx and waits (boundedly) until it accepts connections.
+    public init() async throws {
+        root = try TemporaryDirectory(prefix: "nginx-root")
+        prefix = try TemporaryDirectory(prefix: "nginx-prefix")
+        // Reserve a free port, then hand it to nginx (a tiny window in which another test could take it).
+        port = try RefusingPort().port
+        let user = geteuid() == 0 ? "user root;" : ""
+        let configuration = """
+            \(user)
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path("nginx.pid"));
+            error_log \(prefix.path("error.log")) warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.path("body"));
+                proxy_temp_path \(prefix.path("proxy"));
+                sendfile on;
+                default_type application/octet-stream;
+                types { audio/mpeg mp3; application/rss+xml xml; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                }
+            }
+            """
+        try configuration.write(toFile: prefix.path("nginx.conf"), atomically: true, encoding: .utf8)
+        process = try ChildProcess(URL(filePath: Self.executable), ["-p", prefix.path, "-c", prefix.path("nginx.conf"), "-e", prefix.path("error.log")])
+        try await waitUntilListening()
+    }
+
+    /// `http://127.0.0.1:PORT/path`.
+    public func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)" + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    /// Writes `data` to `path` under the served directory.
+    public func serve(_ data: Data, at path: String) throws {
+        let file = root.url.appending(path: path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    /// Stops nginx and waits for it to exit. SIGKILL: it holds no state worth a graceful exit, and
+    /// under a test runner's inherited signal mask it may not act on SIGTERM.
+    public func stop() async {
+        kill(process.pid, SIGKILL)
+        _ = await process.finish(within: .seconds(10))
+    }
+
+    private func waitUntilListening() async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if Self.accepts(port: port) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let log = (try? String(contentsOfFile: prefix.path("error.log"), encoding: .utf8)) ?? ""
+        throw NginxError(message: "nginx did not start on port \(port): \(log)")
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// nginx could not be started.
+public struct NginxError: Error, CustomStringConvertible {
+    /// What went wrong, with nginx's log.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
