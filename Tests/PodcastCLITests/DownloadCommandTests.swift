@@ -183,3 +183,28 @@ import Testing
         #expect(server.requestCount(path: "/media/a.mp3") == 0)
     }
 }
+
+/// Interrupting a download: exit 130 with a message, and no half file under a final name.
+@Suite struct DownloadInterruptionTests {
+    @Test func sigtermExits130AndLeavesNoFinalFile() async throws {
+        let server = try LoopbackServer()
+        let body = Data(count: 400_000)
+        server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>S</title><item><title>Long</title><guid>l</guid><enclosure url=\"/l.mp3\" length=\"400000\" type=\"audio/mpeg\"/></item></channel></rss>".utf8)))
+        server.setRoute("/l.mp3", .stall(afterBytes: 100_000, body: body))
+        let podcast = try PodcastBinary()
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let download = try ChildProcess(builtExecutable(named: "podcast"), ["download", "1"], environment: environment)
+        // Signal once the transfer is under way: the server has seen the request.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.requestCount(path: "/l.mp3") == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(download.pid, SIGTERM)
+        let result = await download.finish(within: .seconds(30))
+        #expect(result.status == 130)
+        #expect(result.stderr.contains("interrupted"))
+        let folder = podcast.stateDirectory + "/Episodes/S"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [])
+    }
+}

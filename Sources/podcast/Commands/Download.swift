@@ -83,6 +83,7 @@ struct Download: ParsableCommand {
         let batch = DownloadBatch(store: store, episodesDirectory: directory, settings: settings)
 
         let started = ContinuousClock.now
+        Interruption.exitCleanlyOnSignals()
         let display = ProgressDisplay(console: context.console)
         let results = try batch.run(items) { display.show($0) }
         display.close()
