@@ -1,12 +1,18 @@
 #ifndef PODCAST_CLIBXML2_SHIM_H
 #define PODCAST_CLIBXML2_SHIM_H
 
+// Debian builds libxml2 with ICU, so <libxml/encoding.h> would include the system's ICU headers,
+// whose UErrorCode clashes with the copy inside Foundation ("has different definitions in
+// different modules") in every Swift module that sees both. podcast never touches the
+// ICU-dependent fields of xmlCharEncodingHandler (encodings are only named by string, and the
+// parser context holds handlers by pointer), so the ICU part of the headers is switched off.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
-#include <libxml/xmlversion.h>
-#include <libxml/encoding.h>
 
 // xmlFree is a C global function pointer, which Swift 6 rejects as shared mutable state.
 static inline void podcast_xml_free(void *pointer) {

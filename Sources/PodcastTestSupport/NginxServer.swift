@@ -74,7 +74,9 @@ public final class NginxServer: Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         let log = (try? String(contentsOfFile: prefix.path("error.log"), encoding: .utf8)) ?? ""
-        throw NginxError(message: "nginx did not start on port \(port): \(log)")
+        kill(process.pid, SIGKILL)
+        let output = await process.finish(within: .seconds(5))
+        throw NginxError(message: "nginx did not start on port \(port) (status \(output.status)): \(log) \(output.stderr)")
     }
 
     private static func accepts(port: Int) -> Bool {

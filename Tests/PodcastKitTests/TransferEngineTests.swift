@@ -15,8 +15,10 @@ import Testing
         let (ended, continuation) = AsyncStream<Void>.makeStream()
         let engine = try TransferEngine(settings: settings) { event in
             events.withLock { $0.append(event) }
-            if case .progress = event { return }
-            continuation.yield()
+            switch event {
+            case .completed, .failed: continuation.yield()
+            case .started, .progress: break
+            }
         }
         for request in requests { engine.start(request) }
         whileRunning(engine)
@@ -63,6 +65,7 @@ import Testing
             #expect(try Data(contentsOf: URL(filePath: directory.path("\(index).part"))) == body)
             #expect(done[index]?.bytes == Int64(body.count))
         }
+        #expect(events.filter { if case .started = $0 { true } else { false } }.count == 4)
         let overlap = events.compactMap { if case .progress(let running) = $0 { running.count } else { nil } }.max() ?? 0
         #expect(overlap == 3, "the default concurrency is 3: at most, and at some moment exactly, 3 ran together")
     }

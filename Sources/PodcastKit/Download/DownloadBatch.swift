@@ -11,6 +11,8 @@ public final class DownloadBatch {
     private let store: StateStore
     private let episodesDirectory: String
     private let settings: TransferEngine.Settings
+    /// Folders made in this batch, so a thousand episodes of one podcast make it once.
+    private var madeFolders: Set<String> = []
 
     /// A batch writing to `episodesDirectory` and recording progress in `store`.
     public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings) {
@@ -50,11 +52,12 @@ public final class DownloadBatch {
             try store.saveDownload(record)
             pending[index] = (item, record)
             engine.start(TransferRequest(id: index, url: url, partialPath: record.partialPath ?? ""))
-            report(.started(item))
         }
 
         while !pending.isEmpty, let event = queue.next() {
             switch event {
+            case .started(let id):
+                if let item = pending[id]?.item { report(.started(item)) }
             case .progress(let snapshot):
                 report(.progress(snapshot.compactMap { progress in pending[progress.id].map { ($0.item, progress) } }))
             case .completed(let done):
@@ -116,7 +119,7 @@ public final class DownloadBatch {
         record.total = done.bytes
         do {
             let folder = folder(for: item)
-            try FileIO.makeDirectory(folder, mode: 0o755)
+            if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
             let path = try freePath(in: folder, for: item)
             guard let partial = record.partialPath else { throw SystemError(call: "rename", path: path, code: ENOENT) }
             try FileIO.syncData(partial)

@@ -17,7 +17,7 @@ public final class FeedParser {
     private var start: [UInt8] = []
     private var state = State.sniffing
     private var repair: UTF8Repair?
-    private var ampersands: AmpersandRepair?
+    private var references: ReferenceRepair?
     private var skippedLines = 0
 
     private enum State {
@@ -122,8 +122,9 @@ public final class FeedParser {
             case .decodedByLibXML(let name):
                 override = name
             }
-            let wide = override.map { ["UTF-16", "UTF-32", "UCS-"].contains(where: $0.uppercased().hasPrefix) } ?? false
-            ampersands = wide ? nil : AmpersandRepair()
+            // Encodings in which the byte of `&` can be part of another character are left alone.
+            let unsafe = override.map { ["UTF-16", "UTF-32", "UCS-", "ISO-2022", "UTF-7", "HZ"].contains(where: $0.uppercased().hasPrefix) } ?? false
+            references = unsafe ? nil : ReferenceRepair()
             guard let xml = XMLPushParser(handler: builder, documentURL: source, encoding: override) else {
                 state = .rejected(.notXML)
                 return
@@ -139,7 +140,7 @@ public final class FeedParser {
         }
     }
 
-    /// Hands bytes to libxml2 through the repairs the encoding allows: UTF-8, then bare ampersands.
+    /// Hands bytes to libxml2 through the repairs the encoding allows: UTF-8, then references.
     private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser) {
         if repair != nil {
             let repaired = repair?.repair(bytes) ?? []
@@ -150,12 +151,12 @@ public final class FeedParser {
     }
 
     private func escape(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool) {
-        guard var repair = ampersands else {
+        guard var repair = references else {
             xml.parse(bytes)
             return
         }
         repair.process(bytes, final: final) { xml.parse($0) }
-        ampersands = repair
+        references = repair
     }
 
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of

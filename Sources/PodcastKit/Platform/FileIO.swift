@@ -30,9 +30,10 @@ public enum FileIO {
         guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
     }
 
-    /// Creates `path` and any missing parents with `mode`.
+    /// Creates `path` and any missing parents with `mode`; a relative path stays relative.
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
-        var prefix = ""
+        if mkdir(path, mode) == 0 || errno == EEXIST { return }
+        var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if mkdir(prefix, mode) != 0 && errno != EEXIST { throw .last("mkdir", path: prefix) }

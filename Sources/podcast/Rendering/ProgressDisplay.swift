@@ -8,7 +8,8 @@ import PodcastKit
 final class ProgressDisplay {
     private let console: Console
     private let live: Bool
-    private var running: [(item: DownloadItem, progress: TransferProgress?)] = []
+    /// The running episodes by number (at most the concurrency), and where each stands.
+    private var running: [Int: (item: DownloadItem, progress: TransferProgress?)] = [:]
     private var drawnLines = 0
 
     init(console: Console) {
@@ -21,14 +22,14 @@ final class ProgressDisplay {
     func show(_ update: DownloadUpdate) {
         switch update {
         case .started(let item):
-            running.append((item, nil))
+            running[item.number] = (item, nil)
             if !live { console.message("downloading \(item.number): \(item.entry.title)") }
         case .progress(let snapshot):
             for (item, progress) in snapshot {
-                if let index = running.firstIndex(where: { $0.item == item }) { running[index].progress = progress }
+                running[item.number]?.progress = progress
             }
         case .finished(let result):
-            running.removeAll { $0.item == result.item }
+            running[result.item.number] = nil
             print(line(for: result))
         }
         if live { redraw() }
@@ -71,7 +72,7 @@ final class ProgressDisplay {
     private func redraw() {
         let width = max(20, Int(podcast_terminal_columns(STDERR_FILENO)) - 1)
         var frame = drawnLines > 0 ? "\u{1B}[\(drawnLines)F" : ""
-        for (item, progress) in running {
+        for (_, (item, progress)) in running.sorted(by: { $0.key < $1.key }) {
             frame += "\u{1B}[2K" + DisplayWidth.truncate(bar(item, progress, width: width), to: width) + "\n"
         }
         frame += "\u{1B}[0J"

@@ -7,7 +7,10 @@ final class EngineLoop {
     private let settings: TransferEngine.Settings
     private let mailbox: EngineMailbox
     private let onEvent: @Sendable (TransferEvent) -> Void
+    /// Requests not yet started, oldest first, from `nextWaiting` on (an index, not removeFirst:
+    /// a queue of thousands must not cost a copy per start).
     private var waiting: [TransferRequest] = []
+    private var nextWaiting = 0
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var lastProgress = ContinuousClock.now
 
@@ -50,8 +53,10 @@ final class EngineLoop {
             startWaiting(multi: multi)
             var stillRunning: Int32 = 0
             _ = curl_multi_perform(multi, &stillRunning)
-            collectFinished(multi: multi)
+            let finished = collectFinished(multi: multi)
             publishProgressIfDue()
+            // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
+            if finished && hasWaiting && running.count < settings.concurrency { continue }
             _ = curl_multi_poll(multi, nil, 0, 250, nil)
         }
     }
@@ -61,7 +66,7 @@ final class EngineLoop {
         case .start(let request):
             waiting.append(request)
         case .cancel(let id):
-            if let index = waiting.firstIndex(where: { $0.id == id }) {
+            if let index = waiting[nextWaiting...].firstIndex(where: { $0.id == id }) {
                 let request = waiting.remove(at: index)
                 onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
             } else if let handle = running.first(where: { $0.value.request.id == id })?.key {
@@ -70,17 +75,25 @@ final class EngineLoop {
         }
     }
 
+    private var hasWaiting: Bool { nextWaiting < waiting.count }
+
     private func startWaiting(multi: UnsafeMutableRawPointer) {
-        while running.count < settings.concurrency, !waiting.isEmpty {
-            let request = waiting.removeFirst()
+        while running.count < settings.concurrency, hasWaiting {
+            let request = waiting[nextWaiting]
+            nextWaiting += 1
             do {
                 let transfer = try Transfer(request: request, settings: settings.http)
                 transfer.attachCallbacks()
                 running[transfer.easy.handle] = transfer
                 _ = curl_multi_add_handle(multi, transfer.easy.handle)
+                onEvent(.started(request.id))
             } catch {
                 onEvent(.failed(error))
             }
+        }
+        if !hasWaiting {
+            waiting.removeAll(keepingCapacity: true)
+            nextWaiting = 0
         }
         shareRateLimit()
     }
@@ -94,15 +107,19 @@ final class EngineLoop {
         }
     }
 
-    private func collectFinished(multi: UnsafeMutableRawPointer) {
+    /// Ends every transfer libcurl reports done; true when there was one.
+    private func collectFinished(multi: UnsafeMutableRawPointer) -> Bool {
         var queued: Int32 = 0
+        var any = false
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
             let event = transfer.outcome(message.pointee.data.result, settings: settings.http)
             finish(handle, multi: multi, event: event)
+            any = true
         }
+        return any
     }
 
     /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
@@ -118,10 +135,11 @@ final class EngineLoop {
     }
 
     private func failAllWaiting(reason: FailedTransfer.Kind) {
-        for request in waiting {
+        for request in waiting[nextWaiting...] {
             onEvent(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url)))
         }
         waiting.removeAll()
+        nextWaiting = 0
     }
 
     private func publishProgressIfDue() {

@@ -88,6 +88,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
 
 /// What the engine reports, on its own thread.
 public enum TransferEvent: Sendable, Equatable {
+    /// A transfer left the queue and began (its request's id).
+    case started(Int)
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
     /// A transfer ended well.

@@ -3,7 +3,7 @@ import PodcastKit
 import Testing
 
 /// Bare ampersands in sloppy feeds: read literally, with everything around them kept.
-@Suite struct AmpersandRepairTests {
+@Suite struct ReferenceRepairTests {
     @Test func bareAmpersandKeepsTheTextAndReferencesAfterIt() throws {
         let result = try parseRSS(["<title>Fish & Chips &amp; more &lt;3 &eacute;t&eacute; AT&T</title>"
             + "<enclosure url=\"https://cdn.example.com/a.mp3?a=1&b=2&amp;c=3\" type=\"audio/mpeg\"/>"])
@@ -34,5 +34,29 @@ import Testing
         let feed = try parseFeed(Data(document.utf8), pieceSize: pieceSize).feed
         #expect(feed.title == "R&")
         #expect(feed.episodes.first?.title == "&")
+    }
+}
+
+/// libxml2 stops emitting named references after its first recoverable error, and copies only the
+/// first byte of an HTML entity into attribute values; both are repaired before it sees them.
+@Suite struct NamedReferenceTests {
+    @Test func referencesAfterARecoverableErrorSurvive() throws {
+        // The mismatched tag is a recoverable error; everything after it still decodes.
+        let result = try parseRSS([
+            "<title>a</title><description>x</wrong></description>",
+            "<title>Fish &amp; Chips &lt;3 caf&eacute; &copy;</title>",
+        ])
+        #expect(result.feed.episodes.contains { $0.title == "Fish & Chips <3 café ©" })
+    }
+
+    @Test func htmlEntitiesInAttributesDecodeWhole() throws {
+        let result = try parseRSS(["<title>t</title><enclosure url=\"https://h/caf&eacute;.mp3?a=1&amp;b=&lt;2&gt;\"/>"])
+        #expect(result.feed.episodes.first?.enclosure?.url == "https://h/café.mp3?a=1&b=<2>")
+    }
+
+    @Test func unknownNamedReferenceStaysAsText() throws {
+        let result = try parseRSS(["<title>&bogus; and &amp;</title>"])
+        #expect(result.feed.episodes.first?.title == "&bogus; and &")
+        #expect(result.warnings.isEmpty)
     }
 }

@@ -1,11 +1,16 @@
-/// Streams a document's bytes, writing each bare `&` (one that does not start `&name;`, `&#N;`
-/// or `&#xH;`) as `&amp;`, outside CDATA sections and comments. libxml2's recovery otherwise
-/// drops a bare `&` together with the text and valid references after it: "Fish & Chips &amp;
-/// more" lost words, and `url="…?a=1&b=2"` lost a query parameter.
+/// Streams a document's bytes, outside CDATA sections and comments, so that libxml2 reads every
+/// `&` the way a feed reader should:
+/// - a bare `&` (not starting `&name;`, `&#N;` or `&#xH;`) becomes `&#38;`: libxml2's recovery
+///   drops it together with text and references after it ("Fish & Chips &amp; more" lost words,
+///   `url="…?a=1&b=2"` lost a query parameter);
+/// - a named reference becomes numeric (`&amp;` → `&#38;`, `&eacute;` → `&#233;`, an unknown
+///   name → the literal text): after its first recoverable error libxml2 stops emitting named
+///   references at all, and in attribute values it copies only the first byte of an entity it was
+///   given. Numeric references are read before either problem.
 ///
 /// Works on any encoding where `&`, `;`, `<` and ASCII letters are single bytes (UTF-8, Latin-1,
-/// Windows-125x, Shift_JIS, EUC, GB18030, Big5); not on UTF-16 or UTF-32.
-struct AmpersandRepair {
+/// Windows-125x, Shift_JIS, EUC, GB18030, Big5); not on UTF-16, UTF-32 or the ISO-2022 family.
+struct ReferenceRepair {
     private enum Mode {
         case markup, cdata, comment
     }
@@ -13,25 +18,28 @@ struct AmpersandRepair {
     private var mode = Mode.markup
     /// Bytes held back because the construct they start may end in the next piece.
     private var pending: [UInt8] = []
-    /// How many bare ampersands were escaped.
-    private(set) var repairs = 0
+    /// The repaired bytes of the current piece, handed on in one go (reused between pieces).
+    private var output: [UInt8] = []
 
     /// The longest entity name considered; a longer run is not a reference.
     private static let maxNameLength = 32
 
-    /// Passes `input` on to `emit` (in one or more pieces), repaired; with `final`, nothing is held back.
+    /// Passes `input` on to `emit`, repaired, in one piece; with `final`, nothing is held back.
     mutating func process(_ input: UnsafeRawBufferPointer, final: Bool, emit: (UnsafeRawBufferPointer) -> Void) {
+        output.removeAll(keepingCapacity: true)
         if pending.isEmpty {
-            scan(input, final: final, emit: emit)
+            scan(input, final: final)
         } else {
             var joined = pending
             joined.append(contentsOf: input)
             pending.removeAll(keepingCapacity: true)
-            joined.withUnsafeBytes { scan($0, final: final, emit: emit) }
+            joined.withUnsafeBytes { scan($0, final: final) }
         }
+        output.withUnsafeBytes { emit($0) }
     }
 
-    private mutating func scan(_ bytes: UnsafeRawBufferPointer, final: Bool, emit: (UnsafeRawBufferPointer) -> Void) {
+    private mutating func scan(_ bytes: UnsafeRawBufferPointer, final: Bool) {
+        func emit(_ piece: UnsafeRawBufferPointer) { output.append(contentsOf: piece) }
         var flushed = 0
         var index = 0
         let count = bytes.count
@@ -68,11 +76,16 @@ struct AmpersandRepair {
                 } else if byte == UInt8(ascii: "&") {
                     switch Self.reference(in: bytes, at: index, final: final) {
                     case .valid(let length):
+                        let name = bytes[(index + 1)..<(index + length - 1)]
+                        if name.first != UInt8(ascii: "#") {
+                            emit(UnsafeRawBufferPointer(rebasing: bytes[flushed..<index]))
+                            output.append(contentsOf: Self.numericForm(of: name))
+                            flushed = index + length
+                        }
                         index += length
                     case .bare:
-                        emit(UnsafeRawBufferPointer(rebasing: bytes[flushed...index]))
-                        Self.escapeTail.withUnsafeBytes { emit($0) }
-                        repairs += 1
+                        emit(UnsafeRawBufferPointer(rebasing: bytes[flushed..<index]))
+                        output.append(contentsOf: Self.ampersand)
                         index += 1
                         flushed = index
                     case .undecided:
@@ -88,8 +101,24 @@ struct AmpersandRepair {
         emit(UnsafeRawBufferPointer(rebasing: bytes[flushed..<count]))
     }
 
-    /// What follows an `&`, written after it to make `&amp;`.
-    private static let escapeTail = Array("amp;".utf8)
+    /// A literal `&` that libxml2 reads in any state.
+    private static let ampersand = Array("&#38;".utf8)
+
+    /// `&#N;` for each character of the named reference `name` (between `&` and `;`), or, for a
+    /// name that is neither XML's nor HTML's, the reference as literal text.
+    private static func numericForm(of name: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
+        let text = String(decoding: name, as: UTF8.self)
+        let characters: String? = switch text {
+        case "amp": "&"
+        case "lt": "<"
+        case "gt": ">"
+        case "quot": "\""
+        case "apos": "'"
+        default: HTMLEntities.character(named: text)
+        }
+        guard let characters else { return ampersand + Array(name) + [UInt8(ascii: ";")] }
+        return characters.unicodeScalars.flatMap { Array("&#\($0.value);".utf8) }
+    }
 
     private enum Reference {
         case valid(length: Int)
