@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: setup build test demo bench install clean
+.PHONY: setup build test demo bench fuzz install clean
 
 ## Installs the system libraries and tools (apt-get; only what is missing).
 setup:
@@ -26,6 +26,10 @@ demo: setup
 ## Benchmarks against the tools users would otherwise use.
 bench: build
 	@scripts/bench.sh
+
+## Fuzzes the feed parser with libFuzzer for FUZZ_SECONDS (default 600); fails on a crash.
+fuzz: setup
+	@scripts/fuzz.sh
 
 ## Installs the binary to $(DESTDIR)$(PREFIX)/bin.
 install: build

@@ -48,3 +48,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` only (PODCAST_FUZZ=1): a libFuzzer target for the feed parser. It needs libFuzzer's
+// runtime, which only -sanitize=fuzzer links, so an ordinary build could not link it.
+if Context.environment["PODCAST_FUZZ"] == "1" {
+    package.targets += [
+        // libFuzzer's driver entry point, declared for Swift (header only).
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "podcast-fuzz-feed", dependencies: ["CLibFuzzer", "PodcastKit"]),
+    ]
+}

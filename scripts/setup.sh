@@ -3,7 +3,7 @@
 # Runs apt-get only for what is missing; uses sudo only when not root.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config nginx-light curl)
+packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config nginx-light curl time aria2)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -30,8 +30,10 @@ import Testing
         }
     }
 
-    @Test func allOfAnEmptyListingIsNothing() throws {
-        #expect(try Selection(["all"]).numbers(inListingOf: 0) == [])
+    @Test func allOfAnEmptyListingIsBadUsage() {
+        #expect(throws: UsageError("the last listing is empty; run podcast episodes <feed> first")) {
+            try Selection(["all"]).numbers(inListingOf: 0)
+        }
     }
 }
 

@@ -41,7 +41,7 @@ public final class DownloadBatch {
                 report(.finished(early))
                 continue
             }
-            guard let url = item.entry.enclosureURL else { continue }
+            let url = item.entry.enclosureURL ?? ""
             var record = DownloadRecord(
                 feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle,
                 title: item.entry.title, url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
@@ -120,10 +120,9 @@ public final class DownloadBatch {
         do {
             let folder = folder(for: item)
             if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
-            let path = try freePath(in: folder, for: item)
-            guard let partial = record.partialPath else { throw SystemError(call: "rename", path: path, code: ENOENT) }
+            guard let partial = record.partialPath else { throw SystemError(call: "rename", path: folder, code: ENOENT) }
             try FileIO.syncData(partial)
-            guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
+            let path = try moveIntoPlace(partial, in: folder, for: item)
             try? FileIO.syncData(folder)
             record.state = .downloaded
             record.path = path
@@ -149,25 +148,32 @@ public final class DownloadBatch {
             url: item.entry.enclosureURL ?? "", suffix: suffix)
     }
 
-    /// The first of `name`, `name (2)`, `name (3)`, … that no other episode's file occupies.
-    private func freePath(in folder: String, for item: DownloadItem) throws -> String {
-        for attempt in 1... {
+    /// Gives the partial file the first of `name`, `name (2)`, `name (3)`, … that is free (or this
+    /// episode's own). `link` never replaces an existing file, so two processes finishing episodes
+    /// with the same name cannot overwrite each other's file.
+    private func moveIntoPlace(_ partial: String, in folder: String, for item: DownloadItem) throws -> String {
+        var attempt = 1
+        while true {
             let path = folder + "/" + fileName(for: item, suffix: attempt == 1 ? "" : " (\(attempt))")
+            attempt += 1
             let owner = try store.downloadOwning(path: path)
             let mine = owner.map { $0.feed == item.feed && $0.identity == item.entry.identity } ?? false
-            if mine || (owner == nil && Self.fileSize(path) == nil) { return path }
+            if mine {
+                guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
+                return path
+            }
+            guard owner == nil else { continue }
+            if link(partial, path) == 0 {
+                unlink(partial)
+                return path
+            }
+            guard errno == EEXIST else { throw SystemError.last("link", path: path) }
         }
-        return folder
     }
 
     /// The partial file's name: a stable hash of the episode's key.
     static func partialName(feed: String, identity: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (feed + "\n" + identity).utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16) + ".part"
+        StableHash.hex(feed + "\n" + identity) + ".part"
     }
 
     private static func fileSize(_ path: String) -> Int64? {

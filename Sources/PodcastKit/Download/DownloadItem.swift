@@ -23,8 +23,9 @@ public struct DownloadItem: Sendable, Equatable {
         case .feed(let url, let title): (url, title)
         case .previews(let term): ("previews:" + term, "Previews")
         }
+        let byNumber = Dictionary(listing.items.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         return numbers.compactMap { number in
-            listing.items.first { $0.number == number }.map {
+            byNumber[number].map {
                 DownloadItem(number: number, entry: $0, feed: feed, podcastTitle: podcast)
             }
         }

@@ -42,7 +42,8 @@ public struct Selection: Sendable, Equatable {
         for part in parts {
             switch part {
             case .all:
-                numbers.formUnion(1...max(1, count))
+                guard count > 0 else { throw UsageError("the last listing is empty; run podcast episodes <feed> first") }
+                numbers.formUnion(1...count)
             case .range(let range):
                 guard range.upperBound <= count else {
                     let number = range.lowerBound > count ? range.lowerBound : range.upperBound

@@ -32,7 +32,9 @@ extension FeedBuilder {
     }
 
     /// One item being read: the episode plus the candidates its fields are chosen from.
-    struct ItemDraft {
+    /// A class, not a struct: it is changed on nearly every element of an item, and a struct held
+    /// in an optional property would be copied (arrays and all) on each change.
+    final class ItemDraft {
         /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
         /// rest as written.
         struct Media {

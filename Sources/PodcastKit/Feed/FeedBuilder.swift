@@ -224,8 +224,7 @@ final class FeedBuilder: XMLEventHandler {
     // MARK: Items
 
     private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-        guard var draft = item else { return nil }
-        defer { item = draft }
+        guard let draft = item else { return nil }
         let inItem = stack.count == itemDepth + 1
         switch (name.namespace, name.local) {
         case (.media, "content"):
@@ -279,7 +278,7 @@ final class FeedBuilder: XMLEventHandler {
         case (.atom, "id"): return .itemGUID
         case (.none, "link"), (.rss1, "link"): return .itemLink
         case (.atom, "link"):
-            itemLink(attributes, into: &draft)
+            itemLink(attributes, into: draft)
             return nil
         case (.none, "enclosure"):
             draft.enclosures.append(ItemDraft.Media(
@@ -318,7 +317,7 @@ final class FeedBuilder: XMLEventHandler {
         }
     }
 
-    private func itemLink(_ attributes: XMLAttributes, into draft: inout ItemDraft) {
+    private func itemLink(_ attributes: XMLAttributes, into draft: ItemDraft) {
         guard let href = attributes.value("href").flatMap(base.resolve) else { return }
         switch attributes.value("rel") ?? "alternate" {
         case "alternate": if draft.atomLink == nil { draft.atomLink = href }
@@ -329,8 +328,7 @@ final class FeedBuilder: XMLEventHandler {
     }
 
     private func endItemField(_ field: Field, _ value: String) {
-        guard var draft = item else { return }
-        defer { item = draft }
+        guard let draft = item else { return }
         let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return }
         switch field {

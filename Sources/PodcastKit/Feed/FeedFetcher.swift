@@ -22,6 +22,8 @@ public struct FeedFetcher {
 
     /// The most pages read of one paged feed.
     public static let maxPages = 50
+    /// The most bytes read of one page: real feeds are a few MB; this stops an endless stream.
+    static let maxPageBytes = 256 * 1024 * 1024
 
     /// The HTTP client requests go through.
     public var http: HTTPClient
@@ -55,12 +57,20 @@ public struct FeedFetcher {
         var visited: Set<String> = [url, address]
         var next = result.feed.nextPageURL
         var pages = 1
-        while let page = next, visited.insert(page).inserted {
-            guard pages < Self.maxPages else {
-                result.warnings.append("feed \(address) has more than \(Self.maxPages) pages; only the first \(Self.maxPages) were read")
+        while let page = next, HTTPClient.isHTTP(page), visited.insert(page).inserted {
+            guard pages < Self.maxPages, result.feed.episodes.count < FeedBuilder.maxItems else {
+                result.warnings.append("feed \(address) has more pages than podcast reads (\(pages) pages, "
+                    + "\(result.feed.episodes.count) episodes); the rest were not read")
                 break
             }
-            let fetched = try fetchPage(page, conditional: false).result
+            let fetched: FeedParser.Result
+            do {
+                fetched = try fetchPage(page, conditional: false).result
+            } catch {
+                // The pages already read are still the feed; a broken later page only ends it early.
+                result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); listing the first \(pages)")
+                break
+            }
             result.feed.episodes += fetched.feed.episodes
             result.warnings += fetched.warnings
             next = fetched.feed.nextPageURL
@@ -115,12 +125,15 @@ public struct FeedFetcher {
         try? FileIO.makeDirectory(cacheDirectory)
         let writer = try? AtomicFileWriter(destination: bodyPath)
         var parser: FeedParser?
+        var received = 0
 
         let response: HTTPResponse
         do {
             response = try http.stream(url, headers: headers, accepting: 200...304, begin: { contentType, finalURL in
                 parser = FeedParser(url: finalURL.isEmpty ? url : finalURL, source: url, httpCharset: Self.charset(of: contentType))
             }, consume: { bytes in
+                received += bytes.count
+                guard received <= Self.maxPageBytes else { return false }
                 writer?.write(bytes)
                 parser?.parse(bytes)
                 return parser?.wantsMoreBytes ?? true
@@ -139,8 +152,12 @@ public struct FeedFetcher {
             throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
         }
         guard let parser else { throw FeedError(.empty, source: url) }
-        let result = try parser.finish()
-        if let writer, (try? writer.commit()) != nil {
+        var result = try parser.finish()
+        if received > Self.maxPageBytes {
+            result.warnings.append("feed \(url) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
+        }
+        // Only a whole answer is worth a conditional GET next time.
+        if !response.stoppedByConsumer, let writer, (try? writer.commit()) != nil {
             try? cache.saveFeedCacheEntry(FeedCacheEntry(
                 url: url, etag: response.header("etag"), lastModified: response.header("last-modified"),
                 bodyFile: bodyFile, fetchedAt: Date()))
@@ -160,15 +177,9 @@ public struct FeedFetcher {
         return nil
     }
 
-    /// A stable file name for a URL's cached body (FNV-1a, so it is the same in every run).
+    /// A stable file name for a URL's cached body.
     static func cacheFileName(for url: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + ".xml"
+        StableHash.hex(url) + ".xml"
     }
 }
 

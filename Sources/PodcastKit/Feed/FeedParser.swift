@@ -1,3 +1,4 @@
+import CLibXML2
 /// Reads a feed from its bytes as they arrive (from the network or a file), with libxml2's SAX2
 /// push parser: no whole-document buffer, so memory stays flat whatever the feed's size.
 ///
@@ -120,7 +121,13 @@ public final class FeedParser {
                 repair = UTF8Repair()
                 override = "UTF-8"
             case .decodedByLibXML(let name):
-                override = name
+                if let name, xmlFindCharEncodingHandler(name) == nil {
+                    // A charset libxml2 does not know ("utf8mb4", "binary"): read it as UTF-8.
+                    repair = UTF8Repair()
+                    override = "UTF-8"
+                } else {
+                    override = name
+                }
             }
             // Encodings in which the byte of `&` can be part of another character are left alone.
             let unsafe = override.map { ["UTF-16", "UTF-32", "UCS-", "ISO-2022", "UTF-7", "HZ"].contains(where: $0.uppercased().hasPrefix) } ?? false

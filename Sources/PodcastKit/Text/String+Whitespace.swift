@@ -1,15 +1,35 @@
-extension StringProtocol {
-    /// The string without leading and trailing white space (including newlines).
+extension Substring {
+    /// The text without leading and trailing white space (including newlines).
     public func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(String.UnicodeScalarView(scalars[start...end]))
+        String(self).trimmingWhitespace()
     }
 }
 
 extension String {
+    /// The string without leading and trailing white space (including newlines).
+    ///
+    /// Runs in the feed parser's inner loop: ASCII white space is skipped on the UTF-8 bytes, and
+    /// only an edge that is non-ASCII (a no-break space, say) takes the slower Unicode path.
+    public func trimmingWhitespace() -> String {
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, Self.isASCIIWhitespace(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, Self.isASCIIWhitespace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        let trimmed = self[start..<end]
+        let first = trimmed.unicodeScalars.first
+        let last = trimmed.unicodeScalars.last
+        guard first?.isASCII == false || last?.isASCII == false else { return String(trimmed) }
+        guard let from = trimmed.unicodeScalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let to = trimmed.unicodeScalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(trimmed[from...to])
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
     /// The string with control characters replaced and every run of white space folded into
     /// one space, trimmed: safe to print on one line of a terminal.
     public func singleLine() -> String {

@@ -80,13 +80,16 @@ struct Download: ParsableCommand {
         // The option, then the environment, then the configuration file, then the default.
         let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let directory = episodesDir ?? fromEnvironment ?? configuration.episodesDirectory ?? context.paths.episodesDirectory
-        let batch = DownloadBatch(store: store, episodesDirectory: directory, settings: settings)
+        let batch = DownloadBatch(store: store, episodesDirectory: Self.absolute(directory, environment: context.environment), settings: settings)
 
         let started = ContinuousClock.now
         Interruption.exitCleanlyOnSignals()
         let display = ProgressDisplay(console: context.console)
-        let results = try batch.run(items) { display.show($0) }
-        display.close()
+        let results: [DownloadResult]
+        do {
+            defer { display.close() }
+            results = try batch.run(items) { display.show($0) }
+        }
 
         let rendering = DownloadRendering(results: results, elapsed: ContinuousClock.now - started)
         if output.json {
@@ -96,5 +99,15 @@ struct Download: ParsableCommand {
         if results.contains(where: { $0.state == .failed }) {
             throw ExitCode(ExitStatus.operationFailed)
         }
+    }
+
+    /// `path` with `~` expanded and made absolute, so records name files that every later run,
+    /// from any directory, can find.
+    static func absolute(_ path: String, environment: [String: String]) -> String {
+        var expanded = path
+        if expanded == "~" || expanded.hasPrefix("~/") {
+            expanded = (environment["HOME"] ?? "") + expanded.dropFirst()
+        }
+        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
     }
 }

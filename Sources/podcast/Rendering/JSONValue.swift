@@ -55,6 +55,12 @@ enum JSONValue {
 
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
+        // Most strings need no escaping: append them whole. 0xE2 starts U+2028 and U+2029.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -7,6 +7,7 @@ final class EngineLoop {
     private let settings: TransferEngine.Settings
     private let mailbox: EngineMailbox
     private let onEvent: @Sendable (TransferEvent) -> Void
+    private let multi: UnsafeMutableRawPointer
     /// Requests not yet started, oldest first, from `nextWaiting` on (an index, not removeFirst:
     /// a queue of thousands must not cost a copy per start).
     private var waiting: [TransferRequest] = []
@@ -17,22 +18,20 @@ final class EngineLoop {
     /// Progress goes out at most this often.
     private static let progressInterval = Duration.milliseconds(250)
 
-    init(settings: TransferEngine.Settings, mailbox: EngineMailbox, onEvent: @escaping @Sendable (TransferEvent) -> Void) {
+    init(
+        settings: TransferEngine.Settings, mailbox: EngineMailbox, multi: UnsafeMutableRawPointer,
+        onEvent: @escaping @Sendable (TransferEvent) -> Void
+    ) {
         self.settings = settings
         self.mailbox = mailbox
+        self.multi = multi
         self.onEvent = onEvent
     }
 
     /// Runs until the mailbox is closed; every transfer has ended with an event by then.
     func run() {
-        CurlGlobal.initializeOnce()
-        guard let multi = curl_multi_init() else {
-            failAllWaiting(reason: .local(SystemError(call: "curl_multi_init", code: ENOMEM)))
-            return
-        }
         _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.connectionsPerHost)
         _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency))
-        mailbox.attach(multi)
         defer {
             mailbox.attach(nil)
             curl_multi_cleanup(multi)
@@ -84,8 +83,11 @@ final class EngineLoop {
             do {
                 let transfer = try Transfer(request: request, settings: settings.http)
                 transfer.attachCallbacks()
+                guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+                    onEvent(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
+                    continue
+                }
                 running[transfer.easy.handle] = transfer
-                _ = curl_multi_add_handle(multi, transfer.easy.handle)
                 onEvent(.started(request.id))
             } catch {
                 onEvent(.failed(error))

@@ -76,6 +76,10 @@ final class Transfer {
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
         }
+        // An empty answer is no episode, whatever its status says.
+        if request.expectsMedia && written == 0 {
+            return failed(.lengthMismatch(received: 0, announced: easy.contentLength ?? 0))
+        }
         // With an encoding the announced length counts encoded bytes; libcurl checks that itself.
         if easy.header("content-encoding") == nil, let announced = easy.contentLength, announced != written {
             return failed(.lengthMismatch(received: written, announced: announced))

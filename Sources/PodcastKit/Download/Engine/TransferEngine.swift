@@ -36,7 +36,11 @@ public final class TransferEngine: Sendable {
     public init(settings: Settings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(SystemError) {
         let mailbox = EngineMailbox()
         self.mailbox = mailbox
-        let loop = EngineLoop(settings: settings, mailbox: mailbox, onEvent: onEvent)
+        // Made here so a failure is an error for the caller; from now on only the engine thread uses it.
+        CurlGlobal.initializeOnce()
+        guard let multi = curl_multi_init() else { throw SystemError(call: "curl_multi_init", code: ENOMEM) }
+        mailbox.attach(multi)
+        let loop = EngineLoop(settings: settings, mailbox: mailbox, multi: multi, onEvent: onEvent)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()
         let created = pthread_create(&thread, nil, { context in

@@ -76,6 +76,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         case .htmlInsteadOfMedia:
             return "the server sent a web page instead of the episode for \(url); the link may need a login or "
                 + "have expired: check it in a browser"
+        case .lengthMismatch(0, _):
+            return "the server sent an empty file for \(url); try again later, or tell the publisher"
         case .lengthMismatch(let received, let announced):
             return "received \(received) bytes of the \(announced) the server announced for \(url); try again"
         case .local(let error):

@@ -4,8 +4,6 @@
 /// two chunks is completed from the next one.
 struct UTF8Repair {
     private var pending: [UInt8] = []
-    /// How many bytes were re-read as Windows-1252.
-    private(set) var repairedBytes = 0
 
     /// The repaired form of `chunk`; the last, possibly incomplete, sequence is held back.
     mutating func repair(_ chunk: UnsafeRawBufferPointer) -> [UInt8] {
@@ -48,7 +46,6 @@ struct UTF8Repair {
                 }
             }
             output.append(contentsOf: Self.windows1252(byte))
-            repairedBytes += 1
             index += 1
         }
         return output

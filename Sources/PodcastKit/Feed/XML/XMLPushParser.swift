@@ -60,7 +60,7 @@ final class XMLPushParser {
     func parse(_ bytes: UnsafeRawBufferPointer) {
         guard !finished, var start = bytes.baseAddress else { return }
         var remaining = bytes.count
-        while remaining > 0 {
+        while remaining > 0, !finished {
             let size = min(remaining, Self.chunkSize)
             _ = xmlParseChunk(context, start.assumingMemoryBound(to: CChar.self), Int32(size), 0)
             start += size

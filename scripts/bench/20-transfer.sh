@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+# Transfers: `podcast download` against `curl --parallel` and `aria2c`, fetching the same files
+# from a local nginx, in two workloads: (A) 8 files of 64 MiB with 4 in flight, (B) 2,000 files
+# of 64 KiB with 16 in flight.
+#
+# The comparison is set up so that concurrency is fair: podcast opens at most 2 connections to
+# one host (CURLMOPT_MAX_HOST_CONNECTIONS), so nginx listens on 8 loopback ports (ports picked
+# free at run time) and the files are spread over them round-robin; curl and aria2c get exactly
+# the URLs the feed lists. The served files live in a temporary directory on tmpfs and are in the
+# page cache; what changes between the two storages is where the tools write: tmpfs, or a
+# directory under .build/bench-disk on the disk. Nothing is dropped from the page cache; `sync`
+# runs before every run so no tool pays for the previous one's writeback.
+#
+# Every figure comes from /usr/bin/time: wall seconds, user+sys CPU seconds, peak RSS; the tools
+# take turns, 3 times, and the table shows the least wall and CPU and the largest peak RSS.
+# podcast's figure is `podcast download all` only; the `podcast episodes FEED` that creates the
+# listing runs untimed before it (its time is printed as a note). Every run's output is compared
+# byte for byte with the served files (`diff -rq`: names, count, bytes); a run that exits non-zero
+# or writes wrong bytes is marked FAILED and not timed. Targets are printed as PASS/MISS and never
+# fail the build (timings vary by machine and load).
+#
+# PODCAST_BIN overrides the binary (default .build/release/podcast, which `make bench` builds).
+# For quick trials only: TRANSFER_RUNS (3), TRANSFER_STORAGE (tmpfs, disk or both), TRANSFER_A_FILES,
+# TRANSFER_A_KIB, TRANSFER_B_FILES, TRANSFER_B_KIB; the workload actually run is always printed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+a_files=${TRANSFER_A_FILES:-8}
+a_kib=${TRANSFER_A_KIB:-65536}
+a_jobs=4
+b_files=${TRANSFER_B_FILES:-2000}
+b_kib=${TRANSFER_B_KIB:-64}
+b_jobs=16
+ports_wanted=8
+runs=${TRANSFER_RUNS:-3}
+storages=${TRANSFER_STORAGE:-both}
+target_wall_vs_curl=1.1
+target_rss_mib=30
+# "Flat in file size": the 64 MiB files of A may cost at most this much more RSS than the
+# 64 KiB files of B (whole files held in memory would cost 64 MiB each).
+target_flat_mib=2
+
+if [ ! -x /usr/bin/time ] || ! command -v curl >/dev/null || ! command -v aria2c >/dev/null \
+    || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then
+    scripts/setup.sh
+fi
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+
+podcast=${PODCAST_BIN:-.build/release/podcast}
+if [ ! -x "$podcast" ]; then
+    echo "transfer: building $podcast"
+    "${SWIFT:-swift}" build -c release --product podcast
+fi
+podcast=$(realpath "$podcast")
+
+# tmpfs for the served files and the tmpfs runs: /dev/shm, else /tmp if it is tmpfs.
+tmpfs_root=""
+for candidate in /dev/shm /tmp; do
+    if [ -d "$candidate" ] && [ -w "$candidate" ] && [ "$(stat -f -c %T "$candidate")" = tmpfs ]; then
+        tmpfs_root=$candidate
+        break
+    fi
+done
+work=$(mktemp -d "${tmpfs_root:-${TMPDIR:-/tmp}}/podcast-bench-transfer.XXXXXX")
+mkdir -p .build/bench-disk
+disk=$(mktemp -d "$PWD/.build/bench-disk/run.XXXXXX")
+nginx_pid=""
+cleanup() {
+    if [ -n "$nginx_pid" ]; then
+        kill "$nginx_pid" 2>/dev/null || true
+        wait "$nginx_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work" "$disk"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# nginx's workers may run as another user (nobody when started by root): let them read.
+chmod 0755 "$work"
+src=$work/www
+mkdir -p "$src/A" "$src/B" "$work/nginx"
+
+# Incompressible, different bytes in every file: AES-CTR keystream when openssl is there (fast),
+# else /dev/urandom.
+random_bytes() {
+    if command -v openssl >/dev/null; then
+        # openssl dies of SIGPIPE when head has enough: that is its normal end here.
+        { openssl enc -aes-128-ctr -nosalt -pbkdf2 -pass "pass:podcast-bench-$1" </dev/zero 2>/dev/null || true; } | head -c "$2"
+    else
+        head -c "$2" /dev/urandom
+    fi
+}
+random_bytes A $((a_files * a_kib * 1024)) | (cd "$src/A" && split -b $((a_kib * 1024)) -a 4 -d --additional-suffix=.mp3 - f)
+random_bytes B $((b_files * b_kib * 1024)) | (cd "$src/B" && split -b $((b_kib * 1024)) -a 4 -d --additional-suffix=.mp3 - f)
+chmod -R a+rX "$src"
+if [ "$(ls "$src/A" | wc -l)" != "$a_files" ] || [ "$(ls "$src/B" | wc -l)" != "$b_files" ]; then
+    echo "transfer: could not generate the served files in $src"
+    exit 1
+fi
+
+# Free loopback ports: bound to port 0 at once, so they differ, then released for nginx.
+free_ports() {
+    python3 -c '
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+' "$1"
+}
+
+start_nginx() {
+    local conf=$work/nginx/nginx.conf port listens=""
+    for port in "${ports[@]}"; do listens+="        listen 127.0.0.1:$port;"$'\n'; done
+    cat >"$conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    gzip off;
+    keepalive_requests 100000;
+    types { audio/mpeg mp3; }
+    default_type application/octet-stream;
+    client_body_temp_path $work/nginx/body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    server {
+$listens        root $src;
+    }
+}
+EOF
+    "$nginx" -p "$work/nginx/" -c "$conf" -e "$work/nginx/error.log" &
+    nginx_pid=$!
+    local try
+    for try in $(seq 50); do
+        local ready=1
+        for port in "${ports[@]}"; do
+            curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$port/A/f0000.mp3" || { ready=0; break; }
+        done
+        [ "$ready" = 1 ] && return 0
+        kill -0 "$nginx_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill "$nginx_pid" 2>/dev/null || true
+    wait "$nginx_pid" 2>/dev/null || true
+    nginx_pid=""
+    return 1
+}
+
+# A port picked free can be taken before nginx binds it: try again with new ports.
+for attempt in 1 2 3; do
+    read -r -a ports <<<"$(free_ports "$ports_wanted")"
+    if start_nginx; then break; fi
+    if [ "$attempt" = 3 ]; then
+        echo "transfer: nginx did not start on 127.0.0.1:${ports[*]}:"
+        tail -n 5 "$work/nginx/error.log" | sed 's/^/    /'
+        exit 1
+    fi
+done
+
+# The workloads' URLs (round-robin over the ports), and podcast's feed listing the same URLs.
+make_inputs() {
+    local workload=$1 count=$2 kib=$3 i name
+    : >"$work/$workload.urls"
+    for ((i = 0; i < count; i++)); do
+        printf -v name 'f%04d.mp3' "$i"
+        echo "http://127.0.0.1:${ports[i % ${#ports[@]}]}/$workload/$name" >>"$work/$workload.urls"
+    done
+    awk -v bytes=$((kib * 1024)) -v workload="$workload" '
+    BEGIN {
+        print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+        print "<rss version=\"2.0\"><channel><title>Bench " workload "</title><link>http://127.0.0.1/</link>"
+        print "<description>Transfer benchmark</description>"
+    }
+    {
+        n = split($0, parts, "/"); name = parts[n]; sub(/\.mp3$/, "", name)
+        printf "<item><title>%s</title><guid isPermaLink=\"false\">%s-%s</guid>", name, workload, name
+        printf "<enclosure url=\"%s\" length=\"%d\" type=\"audio/mpeg\"/></item>\n", $0, bytes
+    }
+    END { print "</channel></rss>" }' "$work/$workload.urls" >"$work/$workload.xml"
+}
+make_inputs A "$a_files" "$a_kib"
+make_inputs B "$b_files" "$b_kib"
+
+: >"$work/results"
+: >"$work/notes"
+: >"$work/listing-times"
+
+# verify SERVED WRITTEN: empty when WRITTEN holds exactly SERVED's files with the same bytes,
+# else why not.
+verify() {
+    local served=$1 written=$2 differences
+    [ -d "$written" ] || { echo "no output directory"; return; }
+    differences=$(diff -rq "$served" "$written" 2>&1 | wc -l) || true
+    if [ "$differences" != 0 ]; then
+        echo "$differences files missing, extra or with wrong bytes"
+    fi
+}
+
+# measure STORAGE WORKLOAD TOOL OUT WRITTEN COMMAND…: times COMMAND once, verifies WRITTEN
+# against the served files and records a line in $work/results.
+measure() {
+    local storage=$1 workload=$2 tool=$3 out=$4 written=$5
+    shift 5
+    local log=$work/$storage-$workload-$tool.log status=0 why start end sync_s
+    sync -f "$(dirname "$out")" 2>/dev/null || sync
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$log" 2>&1 || status=$?
+    start=$(date +%s%N)
+    sync -f "$(dirname "$out")" 2>/dev/null || sync
+    end=$(date +%s%N)
+    sync_s=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+    why=$(verify "$src/$workload" "$written")
+    if [ "$status" != 0 ]; then why="exit $status${why:+; $why}"; fi
+    if [ -n "$why" ]; then
+        echo "$storage $workload $tool FAILED $why" >>"$work/results"
+        echo "transfer: $tool failed on $workload ($storage): $why; its log ends:"
+        tail -n 3 "$log" | sed 's/^/    /'
+    else
+        # time's last line is the format's (a failing command adds a line before it).
+        echo "$storage $workload $tool OK $(tail -n 1 "$work/time") $sync_s" >>"$work/results"
+    fi
+    rm -rf "$out"
+}
+
+# run_workload STORAGE BASE WORKLOAD JOBS: the three tools in turn, $runs times (interleaved, so
+# a burst of other load on the machine does not hit one tool's every run).
+run_workload() {
+    local storage=$1 base=$2 workload=$3 jobs=$4 out home start end run
+    out=$base/out
+    home=$base/home
+    for ((run = 1; run <= runs; run++)); do
+        # podcast: the listing first (untimed), then the download.
+        rm -rf "$home" "$out" && mkdir -p "$home"
+        start=$(date +%s%N)
+        if PODCAST_HOME=$home "$podcast" episodes "$work/$workload.xml" >"$work/episodes.log" 2>&1; then
+            end=$(date +%s%N)
+            echo "$workload $storage $((end - start))" >>"$work/listing-times"
+            measure "$storage" "$workload" podcast "$out" "$out/Bench $workload" \
+                env PODCAST_HOME="$home" "$podcast" download all --concurrency "$jobs" --episodes-dir "$out"
+        else
+            echo "$storage $workload podcast FAILED podcast episodes failed" >>"$work/results"
+            tail -n 3 "$work/episodes.log" | sed 's/^/    /'
+        fi
+        rm -rf "$home"
+
+        # curl: one config file of url/output pairs.
+        mkdir -p "$out"
+        awk -v out="$out" '{ n = split($0, p, "/"); printf "url = \"%s\"\noutput = \"%s/%s\"\n", $0, out, p[n] }' \
+            "$work/$workload.urls" >"$work/curl.config"
+        measure "$storage" "$workload" curl "$out" "$out" \
+            curl --parallel --parallel-max "$jobs" --no-progress-meter --fail -K "$work/curl.config"
+
+        mkdir -p "$out"
+        measure "$storage" "$workload" aria2c "$out" "$out" \
+            aria2c -j "$jobs" -x 1 -i "$work/$workload.urls" --dir "$out" --allow-overwrite=true \
+            --auto-file-renaming=false --file-allocation=none --console-log-level=warn --summary-interval=0
+    done
+}
+
+echo "setup: podcast opens at most 2 connections per host, so to compare concurrency fairly nginx" \
+    "$("$nginx" -v 2>&1 | sed 's|.*/||') listens on ${#ports[@]} loopback ports (127.0.0.1:$(IFS=,; echo "${ports[*]}"); 1 worker," \
+    "sendfile, no gzip), the files are spread round-robin over them, and curl and aria2c get exactly" \
+    "the URLs of podcast's feed; the served files are on $(df --output=fstype "$src" | tail -n 1) (in the page cache)"
+echo "tools: $(curl --version | head -n 1 | cut -d' ' -f1-2), $(aria2c --version | head -n 1), podcast $podcast"
+echo "workloads: A = $a_files files x $((a_kib / 1024)) MiB, $a_jobs in flight; B = $b_files files x $b_kib KiB, $b_jobs in flight"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+
+storage_list=()
+case $storages in
+both) storage_list=(tmpfs disk) ;;
+tmpfs | disk) storage_list=("$storages") ;;
+*) echo "transfer: TRANSFER_STORAGE is tmpfs, disk or both, not $storages"; exit 1 ;;
+esac
+for storage in "${storage_list[@]}"; do
+    if [ "$storage" = tmpfs ]; then
+        if [ -z "$tmpfs_root" ]; then
+            echo "transfer: no tmpfs (/dev/shm, /tmp); skipping the tmpfs runs"
+            continue
+        fi
+        base=$work/run
+    else
+        base=$disk
+    fi
+    mkdir -p "$base"
+    echo "$storage: writing to $base ($(df --output=fstype "$base" | tail -n 1))" >>"$work/notes"
+    run_workload "$storage" "$base" A "$a_jobs"
+    run_workload "$storage" "$base" B "$b_jobs"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+cat "$work/notes"
+awk '!($1 SUBSEP $2 in best) || $3 < best[$1 SUBSEP $2] { if (!($1 SUBSEP $2 in best)) order[++n] = $1 SUBSEP $2; best[$1 SUBSEP $2] = $3 }
+END { for (i = 1; i <= n; i++) { split(order[i], k, SUBSEP); printf "podcast episodes FEED (untimed, before each download) for %s on %s: %.2f s\n", k[1], k[2], best[order[i]] / 1e9 } }' \
+    "$work/listing-times"
+echo "(wall and CPU are the least of the runs, peak RSS the largest; ratios are the tool's figure"
+echo " divided by podcast's; 'sync after' is the writeback the tool left behind, not in its wall time:"
+echo " podcast fdatasyncs each file before renaming it, curl and aria2c do not)"
+
+awk -v wall_vs_curl="$target_wall_vs_curl" -v rss_mib="$target_rss_mib" -v flat_mib="$target_flat_mib" \
+    -v a_desc="A: $a_files x $((a_kib / 1024)) MiB, $a_jobs in flight" \
+    -v b_desc="B: $b_files x $b_kib KiB, $b_jobs in flight" \
+    -v a_size="$((a_kib / 1024)) MiB" -v b_size="$b_kib KiB" -v runs="$runs" '
+{
+    key = $1 SUBSEP $2 SUBSEP $3
+    if (!(($1 SUBSEP $2) in seen)) { seen[$1 SUBSEP $2] = 1; order[++groups] = $1 SUBSEP $2 }
+    if (!(key in ok)) { tools[$1 SUBSEP $2] = tools[$1 SUBSEP $2] " " $3; ok[key] = 1 }
+    if ($4 != "OK") {
+        # One run with wrong bytes or a failure marks the tool FAILED: its times mean nothing.
+        if (ok[key]) { ok[key] = 0; why[key] = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ FAILED /, "", why[key]) }
+        next
+    }
+    # Best of the runs: least wall, least CPU, least writeback; largest peak RSS.
+    if (!(key in wall) || $5 < wall[key]) wall[key] = $5
+    if (!(key in cpu) || $6 + $7 < cpu[key]) cpu[key] = $6 + $7
+    if (!(key in synced) || $9 < synced[key]) synced[key] = $9
+    if ($8 / 1024 > mib[key]) mib[key] = $8 / 1024
+    runs_done[key]++
+}
+function verdict(pass) { return pass ? "PASS" : "MISS" }
+END {
+    for (g = 1; g <= groups; g++) {
+        split(order[g], sw, SUBSEP)
+        storage = sw[1]; workload = sw[2]
+        printf "\n%s, on %s (best of %d runs)\n", (workload == "A" ? a_desc : b_desc), storage, runs
+        printf "%-8s %8s %7s %13s %14s %13s %11s\n", "tool", "wall s", "CPU s", "peak RSS MiB", "wall/podcast", "CPU/podcast", "sync after"
+        base = storage SUBSEP workload SUBSEP "podcast"
+        n = split(tools[order[g]], names, " ")
+        for (i = 1; i <= n; i++) {
+            key = storage SUBSEP workload SUBSEP names[i]
+            if (!ok[key]) { printf "%-8s FAILED: %s\n", names[i], why[key]; continue }
+            wr = "-"; cr = "-"
+            if (names[i] != "podcast" && ok[base] && wall[base] > 0 && cpu[base] > 0) {
+                wr = sprintf("%.2fx", wall[key] / wall[base]); cr = sprintf("%.2fx", cpu[key] / cpu[base])
+            }
+            printf "%-8s %8.2f %7.2f %13.1f %14s %13s %10.2fs\n", names[i], wall[key], cpu[key], mib[key], wr, cr, synced[key]
+        }
+    }
+    print "\ntargets"
+    for (g = 1; g <= groups; g++) {
+        split(order[g], sw, SUBSEP)
+        storage = sw[1]; workload = sw[2]
+        base = storage SUBSEP workload SUBSEP "podcast"
+        curl = storage SUBSEP workload SUBSEP "curl"
+        aria = storage SUBSEP workload SUBSEP "aria2c"
+        label = workload " on " storage
+        if (!ok[base]) { printf "MISS: %s: podcast FAILED\n", label; continue }
+        if (ok[curl] && wall[curl] > 0) {
+            r = wall[base] / wall[curl]
+            printf "%s: %s: podcast wall at most %.1fx curl (is %.2fx: %.2f s vs %.2f s)\n", verdict(r <= wall_vs_curl), label, wall_vs_curl, r, wall[base], wall[curl]
+        } else printf "SKIP: %s: podcast wall at most %.1fx curl (curl did not succeed)\n", label, wall_vs_curl
+        if (ok[aria]) {
+            printf "%s: %s: podcast faster than aria2c (%.2f s vs %.2f s)\n", verdict(wall[base] < wall[aria]), label, wall[base], wall[aria]
+        } else printf "SKIP: %s: podcast faster than aria2c (aria2c did not succeed)\n", label
+        printf "%s: %s: podcast peak RSS at most %d MiB (is %.1f MiB)\n", verdict(mib[base] <= rss_mib), label, rss_mib, mib[base]
+    }
+    for (g = 1; g <= groups; g++) {
+        split(order[g], sw, SUBSEP)
+        storage = sw[1]
+        if (done[storage]++) continue
+        a = storage SUBSEP "A" SUBSEP "podcast"; b = storage SUBSEP "B" SUBSEP "podcast"
+        if (ok[a] && ok[b]) {
+            d = mib[a] - mib[b]
+            printf "%s: %s: podcast peak RSS flat in file size: A (%s files) at most %d MiB above B (%s files) (is %+.1f MiB)\n", verdict(d <= flat_mib), storage, a_size, flat_mib, b_size, d
+        } else printf "SKIP: %s: podcast peak RSS flat in file size (a podcast run failed)\n", storage
+    }
+}' "$work/results"
