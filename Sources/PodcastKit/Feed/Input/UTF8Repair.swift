@@ -20,34 +20,42 @@ struct UTF8Repair {
         return repairFront(input, final: true)
     }
 
+    /// `input` with invalid bytes replaced. Valid runs are not copied byte by byte: the input is
+    /// returned as it is when nothing needed repair (the common case), and otherwise copied in
+    /// runs between repairs.
     private mutating func repairFront(_ input: [UInt8], final: Bool) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(input.count)
+        var flushed = 0
         var index = 0
-        while index < input.count {
+        let count = input.count
+        while index < count {
             let byte = input[index]
             if byte < 0x80 {
-                output.append(byte)
                 index += 1
                 continue
             }
             let length = Self.sequenceLength(byte)
             if length > 1 {
-                if index + length > input.count {
+                if index + length > count {
                     // Possibly completed by the next chunk.
                     if !final && Self.isValidPrefix(input[index...]) {
                         pending.append(contentsOf: input[index...])
+                        if flushed == 0 { return Array(input[..<index]) }
+                        output.append(contentsOf: input[flushed..<index])
                         return output
                     }
                 } else if Self.isValid(input[index..<index + length]) {
-                    output.append(contentsOf: input[index..<index + length])
                     index += length
                     continue
                 }
             }
+            output.append(contentsOf: input[flushed..<index])
             output.append(contentsOf: Self.windows1252(byte))
             index += 1
+            flushed = index
         }
+        if flushed == 0 { return input }
+        output.append(contentsOf: input[flushed...])
         return output
     }
 
