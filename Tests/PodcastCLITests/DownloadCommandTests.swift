@@ -208,3 +208,28 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [])
     }
 }
+
+/// The listing shows what the progress buffer knows.
+@Suite struct EpisodeStateTests {
+    @Test func listingShowsDownloadedEpisodesWithTheirPath() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>S</title><item><title>One</title><guid>1</guid><enclosure url=\"/1.mp3\" type=\"audio/mpeg\"/></item><item><title>Two</title><guid>2</guid><enclosure url=\"/2.mp3\" type=\"audio/mpeg\"/></item></channel></rss>".utf8)))
+        server.setRoute("/1.mp3", .fixed(body: Data(repeating: 7, count: 5000)))
+        server.setRoute("/2.mp3", .status(404))
+        let podcast = try PodcastBinary()
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        #expect(try await podcast.run(["download", "all"]).status == 1)
+        let listed = try await podcast.run(["episodes", "--json", server.url("/feed.xml")])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let episodes = try #require(document["episodes"] as? [[String: Any]])
+        let byTitle = Dictionary(uniqueKeysWithValues: episodes.map { ($0["title"] as? String ?? "", $0) })
+        #expect(byTitle["One"]?["state"] as? String == "downloaded")
+        #expect(byTitle["One"]?["path"] as? String == podcast.stateDirectory + "/Episodes/S/One.mp3")
+        #expect(byTitle["Two"]?["state"] as? String == "failed")
+        #expect(byTitle["Two"]?["path"] is NSNull)
+
+        try FileManager.default.removeItem(atPath: podcast.stateDirectory + "/Episodes/S/One.mp3")
+        let again = try await podcast.run(["episodes", "--json", server.url("/feed.xml")])
+        #expect(again.stdout.contains("\"state\":\"new\""))
+    }
+}

@@ -18,6 +18,20 @@ extension StateStore {
         try read { () throws(SQLiteError) in try selectDownload(feed: feed, identity: identity) }
     }
 
+    /// The records of `feed`'s episodes, by identity.
+    public func downloadRecords(feed: String) throws(StoreError) -> [String: DownloadRecord] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed")
+            try query.bind(feed, named: ":feed")
+            var records: [String: DownloadRecord] = [:]
+            while try query.step() {
+                let record = try Self.downloadRecord(from: query)
+                records[record.identity] = record
+            }
+            return records
+        }
+    }
+
     /// Every record, most recently changed first.
     public func downloadRecords() throws(StoreError) -> [DownloadRecord] {
         try read { () throws(SQLiteError) in

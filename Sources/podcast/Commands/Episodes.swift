@@ -55,7 +55,8 @@ struct Episodes: ParsableCommand {
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
-        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count)
+        let records = try store.downloadRecords(feed: fetched.url)
+        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         if output.json {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
             return

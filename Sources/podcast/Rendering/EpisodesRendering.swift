@@ -7,6 +7,17 @@ struct EpisodesRendering {
     let url: String
     /// How many episodes are listed (the newest).
     let count: Int
+    /// What the progress buffer knows of the feed's episodes, by identity.
+    let records: [String: DownloadRecord]
+
+    /// The contract's state of `episode`: `new` unless the progress buffer says otherwise.
+    private func state(of episode: Episode) -> String {
+        records[episode.identity]?.listedState?.rawValue ?? "new"
+    }
+
+    private func path(of episode: Episode) -> String? {
+        records[episode.identity].flatMap { $0.listedState == .downloaded ? $0.path : nil }
+    }
 
     private var episodes: ArraySlice<Episode> { feed.episodes.prefix(count) }
 
@@ -27,7 +38,7 @@ struct EpisodesRendering {
                 episode.published.map(UTCDate.day) ?? "",
                 episode.duration.map(Self.clock) ?? "",
                 episode.enclosure?.length.map(Self.size) ?? "",
-                episode.enclosure == nil ? "no media" : "new",
+                episode.enclosure == nil ? "no media" : state(of: episode),
                 episode.title,
             ]
         }
@@ -70,8 +81,8 @@ struct EpisodesRendering {
                         .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
                     })),
                     ("chapters_url", .string(episode.chaptersURL)),
-                    ("state", .string("new")),
-                    ("path", .null),
+                    ("state", .string(state(of: episode))),
+                    ("path", .string(path(of: episode))),
                 ])
             })),
         ])
