@@ -233,3 +233,22 @@ import Testing
         #expect(again.stdout.contains("\"state\":\"new\""))
     }
 }
+
+/// The download JSON's `guid` is the feed's own guid, or null when the item has none.
+@Suite struct DownloadJSONTests {
+    @Test func guidIsTheFeedsOwnOrNull() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>S</title><item><title>With</title><guid>g-1</guid><enclosure url=\"/1.mp3\"/></item><item><title>Without</title><enclosure url=\"/2.mp3\"/></item></channel></rss>".utf8)))
+        server.setRoute("/1.mp3", .fixed(body: Data(repeating: 1, count: 100)))
+        server.setRoute("/2.mp3", .fixed(body: Data(repeating: 2, count: 100)))
+        let podcast = try PodcastBinary()
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        let result = try await podcast.run(["download", "all", "--json"])
+        #expect(result.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require(document["results"] as? [[String: Any]])
+        let byTitle = Dictionary(uniqueKeysWithValues: results.map { ($0["title"] as? String ?? "", $0) })
+        #expect(byTitle["With"]?["guid"] as? String == "g-1")
+        #expect(byTitle["Without"]?["guid"] is NSNull)
+    }
+}

@@ -8,7 +8,7 @@ extension Listing {
                 ListingItem(
                     number: index + 1, identity: episode.identity, title: episode.title,
                     enclosureURL: episode.enclosure?.url, enclosureType: episode.enclosure?.type,
-                    enclosureLength: episode.enclosure?.length, published: episode.published)
+                    enclosureLength: episode.enclosure?.length, published: episode.published, guid: episode.guid)
             })
     }
 }

@@ -40,14 +40,17 @@ public struct ListingItem: Sendable, Equatable {
     public var enclosureLength: Int64?
     /// The publication date.
     public var published: Date?
+    /// The feed's own guid for the item, or nil when it has none (the identity is then a fallback).
+    public var guid: String?
 
     /// Creates a listing item.
     public init(
         number: Int, identity: String, title: String, enclosureURL: String? = nil,
-        enclosureType: String? = nil, enclosureLength: Int64? = nil, published: Date? = nil
+        enclosureType: String? = nil, enclosureLength: Int64? = nil, published: Date? = nil, guid: String? = nil
     ) {
         self.number = number
         self.identity = identity
+        self.guid = guid
         self.title = title
         self.enclosureURL = enclosureURL
         self.enclosureType = enclosureType

@@ -29,14 +29,15 @@ extension StateStore {
 
             let insert = try connection.prepare("""
                 INSERT INTO listing_items (
-                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published
+                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid
                 ) VALUES (
-                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published
+                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published, :guid
                 )
                 """)
             for item in listing.items {
                 try insert.bind(item.number, named: ":number")
                 try insert.bind(item.identity, named: ":identity")
+                try insert.bind(item.guid, named: ":guid")
                 try insert.bind(item.title, named: ":title")
                 try insert.bind(item.enclosureURL, named: ":enclosure_url")
                 try insert.bind(item.enclosureType, named: ":enclosure_type")
@@ -65,7 +66,7 @@ extension StateStore {
             guard let source else { return nil }
 
             let items = try connection.prepare("""
-                SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published
+                SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid
                 FROM listing_items ORDER BY number
                 """)
             let listed = try items.rows { row throws(SQLiteError) in
@@ -76,7 +77,8 @@ extension StateStore {
                     enclosureURL: row.optionalString(at: 3),
                     enclosureType: row.optionalString(at: 4),
                     enclosureLength: row.optionalInt64(at: 5),
-                    published: row.optionalDouble(at: 6).map { Date(timeIntervalSince1970: $0) }
+                    published: row.optionalDouble(at: 6).map { Date(timeIntervalSince1970: $0) },
+                    guid: row.optionalString(at: 7)
                 )
             }
             return Listing(source: source, items: listed)

@@ -127,6 +127,12 @@ extension StateStore {
                 CREATE UNIQUE INDEX downloads_by_path ON downloads (path) WHERE path IS NOT NULL;
                 """
         ),
+        Migration(
+            summary: "listing items keep the feed's own guid (null when the identity is a fallback)",
+            sql: """
+                ALTER TABLE listing_items ADD COLUMN guid TEXT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

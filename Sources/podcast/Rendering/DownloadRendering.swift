@@ -20,7 +20,7 @@ struct DownloadRendering {
         .object([("results", .array(results.map { result in
             .object([
                 ("number", .int(result.item.number)),
-                ("guid", .string(result.item.entry.identity)),
+                ("guid", .string(result.item.entry.guid)),
                 ("title", .string(result.item.entry.title)),
                 ("state", .string(result.state.rawValue)),
                 ("path", .string(result.path)),
