@@ -33,6 +33,7 @@ extension String {
     /// The string with control characters replaced and every run of white space folded into
     /// one space, trimmed: safe to print on one line of a terminal.
     public func singleLine() -> String {
+        if Self.isPlainLine(utf8) { return self }
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in unicodeScalars {
@@ -47,5 +48,17 @@ extension String {
             result.append(scalar)
         }
         return String(result)
+    }
+
+    /// True for printable ASCII with single inner spaces and none at the ends: already one line.
+    private static func isPlainLine(_ bytes: String.UTF8View) -> Bool {
+        var previousWasSpace = true
+        for byte in bytes {
+            guard byte >= 0x20 && byte < 0x7F else { return false }
+            let isSpace = byte == 0x20
+            if isSpace && previousWasSpace { return false }
+            previousWasSpace = isSpace
+        }
+        return !previousWasSpace || bytes.isEmpty
     }
 }

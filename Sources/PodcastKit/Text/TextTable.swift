@@ -80,8 +80,9 @@ public struct TextTable: Sendable {
                 return isLast && columns[index].alignment == .left
                     ? cell : DisplayWidth.pad(cell, to: widths[index], alignment: columns[index].alignment)
             }.joined(separator: Self.gap)
-            let clipped = width.map { DisplayWidth.truncate(text, to: $0) } ?? text
-            return String(clipped.reversed().drop { $0 == " " }.reversed())
+            var clipped = width.map { DisplayWidth.truncate(text, to: $0) } ?? text
+            while clipped.utf8.last == UInt8(ascii: " ") { clipped.removeLast() }
+            return clipped
         }
         let dropped = columns.indices.filter { !visible.contains($0) }.map { columns[$0].header }
         return Output(lines: lines, droppedColumns: dropped)
