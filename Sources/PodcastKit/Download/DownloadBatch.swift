@@ -36,22 +36,14 @@ public final class DownloadBatch {
         defer { engine.shutdown() }
 
         for (index, item) in items.enumerated() {
-            if let early = try prepare(item) {
-                results[index] = early
-                report(.finished(early))
-                continue
+            switch try prepare(item) {
+            case .settled(let result):
+                results[index] = result
+                report(.finished(result))
+            case .fetch(let record, let partialPath):
+                pending[index] = (item, record)
+                engine.start(TransferRequest(id: index, url: record.url, partialPath: partialPath))
             }
-            let url = item.entry.enclosureURL ?? ""
-            var record = DownloadRecord(
-                feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle,
-                title: item.entry.title, url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
-            record.total = item.entry.enclosureLength
-            record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
-            record.owner = .current
-            record.state = .downloading
-            try store.saveDownload(record)
-            pending[index] = (item, record)
-            engine.start(TransferRequest(id: index, url: url, partialPath: record.partialPath ?? ""))
         }
 
         while !pending.isEmpty, let event = queue.next() {
@@ -79,22 +71,33 @@ public final class DownloadBatch {
         return items.indices.compactMap { results[$0] }
     }
 
-    /// The result for an item that needs no transfer (no media, already done, busy elsewhere, or
-    /// already in the Episodes directory), or nil when it is to be fetched (then it is claimed).
-    private func prepare(_ item: DownloadItem) throws -> DownloadResult? {
+    /// What to do with one item.
+    private enum Preparation {
+        /// Nothing to fetch: no media, already done, busy elsewhere, or already in place.
+        case settled(DownloadResult)
+        /// Claimed (the stored record says so): fetch it into `partialPath`.
+        case fetch(DownloadRecord, partialPath: String)
+    }
+
+    /// Claims `item` in the progress buffer, unless it needs no transfer.
+    private func prepare(_ item: DownloadItem) throws -> Preparation {
         guard let url = item.entry.enclosureURL else {
-            return DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: "the feed gives no media file for this episode")
+            return .settled(DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: "the feed gives no media file for this episode"))
         }
+        let partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
         var record = DownloadRecord(
             feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
             url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+        record.total = item.entry.enclosureLength
+        record.partialPath = partialPath
         switch try store.claimDownload(record, for: .current) {
         case .alreadyDownloaded(let path):
-            return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded")
+            return .settled(DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded"))
         case .busy(let pid):
-            return DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: "being downloaded by process \(pid)")
+            return .settled(DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: "being downloaded by process \(pid)"))
         case .claimed:
-            break
+            record.state = .downloading
+            record.owner = .current
         }
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
         let path = folder(for: item) + "/" + fileName(for: item, suffix: "")
@@ -102,11 +105,12 @@ public final class DownloadBatch {
             try store.downloadOwning(path: path) == nil {
             record.state = .downloaded
             record.path = path
+            record.partialPath = nil
             record.bytes = size
             try store.saveDownload(record)
-            return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already in the Episodes directory")
+            return .settled(DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already in the Episodes directory"))
         }
-        return nil
+        return .fetch(record, partialPath: partialPath)
     }
 
     /// Moves a completed transfer to its final name and records it.

@@ -45,12 +45,8 @@ final class ProgressDisplay {
 
     /// Prints a line that stays, above the bars.
     private func print(_ text: String) {
-        if live {
-            clear()
-            console.message(text)
-        } else {
-            console.message(text)
-        }
+        if live { clear() }
+        console.message(text)
     }
 
     private func line(for result: DownloadResult) -> String {
