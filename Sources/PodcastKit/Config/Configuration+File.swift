@@ -44,9 +44,9 @@ extension Configuration {
                 }
                 configuration.country = country.uppercased()
             case "connect-timeout":
-                configuration.connectTimeout = try value.seconds(or: fail("connect-timeout must be a whole number of seconds, 1 or more"))
+                configuration.connectTimeout = try value.positiveInteger(or: fail("connect-timeout must be a whole number of seconds, 1 or more"))
             case "concurrency":
-                let count = try value.seconds(or: fail("concurrency must be a whole number from 1 to 16"))
+                let count = try value.positiveInteger(or: fail("concurrency must be a whole number from 1 to 16"))
                 guard count <= 16 else { throw fail("concurrency must be a whole number from 1 to 16") }
                 configuration.concurrency = count
             case "episodes-dir":
@@ -56,7 +56,7 @@ extension Configuration {
                 guard let bytes = ByteRate.bytesPerSecond(rate) else { throw fail("limit-rate must be a speed such as \"500k\" or \"2M\"") }
                 configuration.limitRate = bytes
             case "stall-timeout":
-                configuration.stallTimeout = try value.seconds(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
+                configuration.stallTimeout = try value.positiveInteger(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
             default:
                 configuration.unknownKeys.append("\(path):\(lineNumber): \(key)")
             }
@@ -104,7 +104,7 @@ extension Configuration {
         }
 
         /// A whole number, 1 or more.
-        func seconds(or error: ConfigurationError) throws(ConfigurationError) -> Int {
+        func positiveInteger(or error: ConfigurationError) throws(ConfigurationError) -> Int {
             guard case .bare(let word) = self, let number = Int(word), number >= 1 else { throw error }
             return number
         }

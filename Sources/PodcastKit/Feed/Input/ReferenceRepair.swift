@@ -108,14 +108,8 @@ struct ReferenceRepair {
     /// name that is neither XML's nor HTML's, the reference as literal text.
     private static func numericForm(of name: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
         let text = String(decoding: name, as: UTF8.self)
-        let characters: String? = switch text {
-        case "amp": "&"
-        case "lt": "<"
-        case "gt": ">"
-        case "quot": "\""
-        case "apos": "'"
-        default: HTMLEntities.character(named: text)
-        }
+        // HTML's table includes XML's five (amp, lt, gt, quot, apos).
+        let characters = HTMLEntities.character(named: text)
         guard let characters else { return ampersand + Array(name) + [UInt8(ascii: ";")] }
         return characters.unicodeScalars.flatMap { Array("&#\($0.value);".utf8) }
     }

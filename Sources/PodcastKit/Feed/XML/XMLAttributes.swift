@@ -1,4 +1,5 @@
 import CLibXML2
+import Glibc
 
 /// The attributes of one start tag, read in place from libxml2's buffers (valid only during the
 /// start-element callback). Values are looked up on demand, so tags whose attributes nobody reads
@@ -25,7 +26,7 @@ struct XMLAttributes {
         for index in 0..<count {
             let base = pointers + index * 5
             guard let name = base[0], let start = base[3], let end = base[4] else { continue }
-            guard local.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: strlen(name))) else { continue }
+            guard local.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: Int(strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))) else { continue }
             let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : namespaces(base[1], base[2])
             guard attributeNamespace == namespace else { continue }
             let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
@@ -68,19 +69,7 @@ struct XMLAttributes {
         if name.hasPrefix("#") {
             return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
         }
-        switch name {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        default: return HTMLEntities.character(named: String(name))
-        }
-    }
-
-    private func strlen(_ pointer: UnsafePointer<xmlChar>) -> Int {
-        var length = 0
-        while pointer[length] != 0 { length += 1 }
-        return length
+        // HTML's table includes XML's five (amp, lt, gt, quot, apos).
+        return HTMLEntities.character(named: String(name))
     }
 }
