@@ -273,17 +273,10 @@ public enum HTMLText {
         /// The character a numeric reference means in HTML: 0x80–0x9F as Windows-1252 (what the
         /// authors meant by `&#146;`), and U+FFFD for zero, surrogates and values past U+10FFFF.
         private static func referencedScalar(_ value: UInt32) -> Unicode.Scalar {
-            if (0x80...0x9F).contains(value), let mapped = windows1252[Int(value - 0x80)] { return mapped }
+            if (0x80...0x9F).contains(value), let mapped = Windows1252.scalar(UInt8(value)) { return mapped }
             guard value != 0, let scalar = Unicode.Scalar(value) else { return "\u{FFFD}" }
             return scalar
         }
-
-        private static let windows1252: [Unicode.Scalar?] = [
-            "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
-            "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
-            nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
-            "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
-        ]
 
         // MARK: Searching
 

@@ -108,7 +108,7 @@ struct UTF8Repair {
         var index = 0
         while index < text.count {
             if text[index] == 0xC2, index + 1 < text.count, (0x80...0x9F).contains(text[index + 1]),
-                table[Int(text[index + 1] - 0x80)] != 0xFFFD {
+                Windows1252.scalar(text[index + 1]) != nil {
                 output.append(contentsOf: windows1252(text[index + 1]))
                 index += 2
             } else {
@@ -119,14 +119,8 @@ struct UTF8Repair {
         return output
     }
 
-    /// The UTF-8 encoding of `byte` read as Windows-1252 (its 0x80–0x9F block differs from Latin-1).
+    /// The UTF-8 encoding of `byte` read as Windows-1252 (U+FFFD for its undefined bytes).
     private static func windows1252(_ byte: UInt8) -> [UInt8] {
-        let scalar: UInt32 = byte >= 0xA0 ? UInt32(byte) : table[Int(byte - 0x80)]
-        return Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+        Array(String(Character(Windows1252.scalar(byte) ?? "\u{FFFD}")).utf8)
     }
-
-    private static let table: [UInt32] = [
-        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
-        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
-    ]
 }
