@@ -15,13 +15,16 @@ struct Podcast: ParsableCommand {
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,
         version: podcastVersion,
-        subcommands: [Search.self, Episodes.self, Download.self]
+        subcommands: [Search.self, Episodes.self, Download.self, Resume.self]
     )
 
     /// Parses and runs the command, and exits with the contract's code.
     static func main() {
         // libcurl writes to sockets that the other end may close; that must be an error, not death.
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (ulimit -f) must fail a write with EFBIG, which stops the downloads
+        // cleanly, instead of killing the process mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = CommandLine.arguments
         do {
             var command = try parseAsRoot(Array(arguments.dropFirst()))

@@ -17,7 +17,7 @@ import Testing
             events.withLock { $0.append(event) }
             switch event {
             case .completed, .failed: continuation.yield()
-            case .started, .progress: break
+            case .started, .responded, .progress: break
             }
         }
         for request in requests { engine.start(request) }

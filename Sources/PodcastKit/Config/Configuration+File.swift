@@ -57,6 +57,12 @@ extension Configuration {
                 configuration.limitRate = bytes
             case "stall-timeout":
                 configuration.stallTimeout = try value.positiveInteger(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
+            case "retries":
+                configuration.retries = try value.positiveInteger(or: fail("retries must be a whole number, 1 or more"))
+            case "retry-wait":
+                configuration.retryWait = try value.seconds(or: fail("retry-wait must be a number of seconds such as 2 or 0.5"))
+            case "retry-budget":
+                configuration.retryBudget = try value.seconds(or: fail("retry-budget must be a number of seconds such as 1800"))
             default:
                 configuration.unknownKeys.append("\(path):\(lineNumber): \(key)")
             }
@@ -107,6 +113,12 @@ extension Configuration {
         func positiveInteger(or error: ConfigurationError) throws(ConfigurationError) -> Int {
             guard case .bare(let word) = self, let number = Int(word), number >= 1 else { throw error }
             return number
+        }
+
+        /// A duration in seconds, fractions allowed (`0.5`), more than zero and at most a day.
+        func seconds(or error: ConfigurationError) throws(ConfigurationError) -> Duration {
+            guard case .bare(let word) = self, let number = Double(word), number > 0, number <= 86_400 else { throw error }
+            return .milliseconds(Int64((number * 1000).rounded()))
         }
     }
 }

@@ -14,11 +14,26 @@ public struct Configuration: Sendable, Equatable {
     public var episodesDirectory: String?
     /// The whole run's speed cap in bytes per second when `--limit-rate` is not given.
     public var limitRate: Int?
+    /// Attempts without progress before an episode fails, when `--retries` is not given.
+    public var retries: Int?
+    /// The first wait before retrying a busy or unreachable server.
+    public var retryWait: Duration?
+    /// How long one episode may spend retrying before it fails.
+    public var retryBudget: Duration?
     /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
 
     /// An empty configuration: every setting at its default.
     public init() {}
+
+    /// The retry policy with this configuration applied over the defaults, and `retries` over both.
+    public func retryPolicy(retries override: Int?) -> RetryPolicy {
+        var policy = RetryPolicy()
+        if let retries = override ?? retries { policy.retries = retries }
+        if let retryWait { policy.firstWait = retryWait }
+        if let retryBudget { policy.budget = retryBudget }
+        return policy
+    }
 
     /// HTTP settings with this configuration applied over the defaults.
     public var httpSettings: HTTPSettings {

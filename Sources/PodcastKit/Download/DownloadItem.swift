@@ -1,7 +1,8 @@
 /// One episode asked for: its number in the listing, what to fetch, and whose it is.
 public struct DownloadItem: Sendable, Equatable {
-    /// The number shown in the listing.
-    public var number: Int
+    /// The number shown in the listing; nil for an episode resumed from the progress buffer that
+    /// the current listing does not show.
+    public var number: Int?
     /// The listing's entry for it.
     public var entry: ListingItem
     /// The feed it belongs to (the listing's key), or `previews:<term>` for music previews.
@@ -10,18 +11,36 @@ public struct DownloadItem: Sendable, Equatable {
     public var podcastTitle: String
 
     /// Creates an item.
-    public init(number: Int, entry: ListingItem, feed: String, podcastTitle: String) {
+    public init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String) {
         self.number = number
         self.entry = entry
         self.feed = feed
         self.podcastTitle = podcastTitle
     }
 
+    /// The episode `record` is about, numbered as in `listing` when it shows it.
+    public init(resuming record: DownloadRecord, listing: Listing?) {
+        let listed = listing.flatMap { listing in
+            listing.source.feedKey == record.feed ? listing.items.first { $0.identity == record.identity } : nil
+        }
+        let entry = ListingItem(
+            number: listed?.number ?? 0, identity: record.identity, title: record.title, enclosureURL: record.url,
+            enclosureType: record.mediaType, enclosureLength: record.enclosureLength, published: record.published,
+            guid: record.guid)
+        self.init(number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle)
+    }
+
+    /// How messages name the episode: `episode 3 (Title)`, or `"Title"` without a number.
+    public var label: String {
+        number.map { "episode \($0) (\(entry.title))" } ?? "\"\(entry.title)\""
+    }
+
     /// The items `numbers` of `listing`, in the order given.
     public static func items(_ numbers: [Int], of listing: Listing) -> [DownloadItem] {
-        let (feed, podcast) = switch listing.source {
-        case .feed(let url, let title): (url, title)
-        case .previews(let term): ("previews:" + term, "Previews")
+        let feed = listing.source.feedKey
+        let podcast = switch listing.source {
+        case .feed(_, let title): title
+        case .previews: "Previews"
         }
         let byNumber = Dictionary(listing.items.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         return numbers.compactMap { number in
@@ -59,13 +78,29 @@ public enum DownloadUpdate: Sendable, Equatable {
     case progress([(item: DownloadItem, progress: TransferProgress)])
     /// An episode ended.
     case finished(DownloadResult)
+    /// Something the user should know about an episode that goes on (one line).
+    case warning(DownloadItem, String)
+    /// An episode failed for now and is tried again at `until`.
+    case retrying(DownloadItem, until: ContinuousClock.Instant, reason: String)
 
     public static func == (lhs: DownloadUpdate, rhs: DownloadUpdate) -> Bool {
         switch (lhs, rhs) {
         case (.started(let a), .started(let b)): a == b
         case (.finished(let a), .finished(let b)): a == b
+        case (.warning(let a, let x), .warning(let b, let y)): a == b && x == y
+        case (.retrying(let a, let t, let x), .retrying(let b, let u, let y)): a == b && t == u && x == y
         case (.progress(let a), .progress(let b)): a.map(\.item) == b.map(\.item) && a.map(\.progress) == b.map(\.progress)
         default: false
+        }
+    }
+}
+
+extension Listing.Source {
+    /// The key this listing's downloads are recorded under: the feed URL, or `previews:<term>`.
+    public var feedKey: String {
+        switch self {
+        case .feed(let url, _): url
+        case .previews(let term): "previews:" + term
         }
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Hands events from the engine thread to the thread that waits for them.
+/// Hands events from other threads to the one thread that waits for them.
 final class EventQueue<Event: Sendable>: Sendable {
     private let events = Mutex<[Event]>([])
     private let available = DispatchSemaphore(value: 0)
@@ -12,9 +12,13 @@ final class EventQueue<Event: Sendable>: Sendable {
         available.signal()
     }
 
-    /// The next event, waiting for one; only for threads that may block.
-    func next() -> Event? {
+    /// Every event posted so far, oldest first, waiting until there is one; only for threads that
+    /// may block. May return none: an earlier call can take events whose signals are still counted.
+    func drain() -> [Event] {
         available.wait()
-        return events.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        return events.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
     }
 }

@@ -6,7 +6,7 @@ extension DownloadRecord {
     public var listedState: State? {
         switch state {
         case .downloaded: path.map { access($0, F_OK) == 0 } == true ? .downloaded : nil
-        case .downloading: owner?.isAlive == true ? .downloading : .paused
+        case .queued, .downloading: owner?.isAlive == true ? state : .paused
         default: state
         }
     }

@@ -51,6 +51,42 @@ public struct DownloadRecord: Sendable, Equatable {
     public var error: String?
     /// The process working on it.
     public var owner: ProcessOwner?
+    /// The feed's guid for the episode (nil when its identity is a fallback).
+    public var guid: String?
+    /// The length the feed declares for the enclosure.
+    public var enclosureLength: Int64?
+    /// Bytes of the partial file made durable (`fdatasync`) before this record was written: after
+    /// a reboot, only these are trusted.
+    public var durableBytes: Int64 = 0
+    /// The boot in which the partial file was written: in the same boot (after a kill -9) every
+    /// byte in the file is trusted, since the page cache still holds it.
+    public var dataBoot: String?
+    /// Attempts in a row that gained no bytes.
+    public var failures: Int = 0
+    /// True when the last error is one retrying cannot fix (404, a web page for the episode).
+    public var finalError: Bool = false
+    /// Bytes per second at the last progress report, while downloading.
+    public var speed: Double?
+
+    /// The validator to resume with: a strong ETag, else Last-Modified (a weak ETag cannot
+    /// promise the same bytes, so `If-Range` never carries one).
+    public var resumeValidator: String? {
+        if let etag, !etag.hasPrefix("W/"), etag.hasPrefix("\"") { return etag }
+        return lastModified
+    }
+
+    /// Takes over what `earlier` knew about the partial file and the server's copy, so a new
+    /// attempt can continue where it stopped.
+    public mutating func adoptResumeData(of earlier: DownloadRecord) {
+        effectiveURL = earlier.effectiveURL
+        etag = earlier.etag
+        lastModified = earlier.lastModified
+        bytes = earlier.bytes
+        total = earlier.total
+        durableBytes = earlier.durableBytes
+        dataBoot = earlier.dataBoot
+        failures = earlier.failures
+    }
 
     /// A new record for an episode about to be fetched.
     public init(feed: String, identity: String, podcastTitle: String, title: String, url: String, mediaType: String?, published: Date?) {

@@ -49,10 +49,11 @@ final class SQLiteConnection {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))
     }
 
-    /// Compiles one statement.
-    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    /// Compiles one statement; `persistent` tells SQLite it will be kept and run many times.
+    func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        try check(sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil))
         guard let statement else {
             // SQLite yields no statement for text that is only whitespace or comments.
             throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement in \"\(sql)\"")

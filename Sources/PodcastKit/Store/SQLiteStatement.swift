@@ -89,6 +89,13 @@ final class SQLiteStatement {
         return row
     }
 
+    /// Makes the statement ready to run again with no parameters bound.
+    func resetForReuse() {
+        // reset repeats the last run's error, which was already thrown from step().
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Makes the statement ready to run again; bindings are kept.
     func reset() throws(SQLiteError) {
         try connection.check(sqlite3_reset(handle))

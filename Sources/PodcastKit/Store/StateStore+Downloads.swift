@@ -5,8 +5,9 @@ import FoundationEssentials
 extension StateStore {
     /// What claiming a download found.
     public enum Claim: Sendable, Equatable {
-        /// The caller now owns the record (state `downloading`).
-        case claimed
+        /// The caller now owns the record (state `queued`); `previous` is what was stored
+        /// before (the resume data of an earlier attempt), if anything.
+        case claimed(previous: DownloadRecord?)
         /// The episode is already downloaded, at this path.
         case alreadyDownloaded(path: String)
         /// Another live process is downloading it.
@@ -42,25 +43,57 @@ extension StateStore {
         }
     }
 
-    /// Takes `record`'s episode for `owner` in one transaction, unless it is already downloaded
-    /// (and its file is still there) or a live process is downloading it.
-    public func claimDownload(_ record: DownloadRecord, for owner: ProcessOwner) throws(StoreError) -> Claim {
-        try write { () throws(SQLiteError) -> Claim in
-            if let existing = try selectDownload(feed: record.feed, identity: record.identity) {
-                if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
-                    return .alreadyDownloaded(path: path)
-                }
-                if existing.state == .downloading, let other = existing.owner, other != owner, other.isAlive {
-                    return .busy(pid: other.pid)
+    /// Downloads that can be continued, oldest first: paused ones, ones whose process is gone, and
+    /// failed ones whose error a retry may fix.
+    public func unfinishedDownloads() throws(StoreError) -> [DownloadRecord] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("""
+                SELECT \(Self.downloadColumns) FROM downloads
+                WHERE state IN ('queued', 'downloading', 'paused', 'failed') AND final_error = 0
+                ORDER BY updated_at
+                """)
+            var records: [DownloadRecord] = []
+            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            return records.filter { record in
+                switch record.state {
+                case .queued, .downloading: !(record.owner?.isAlive ?? false)
+                default: true
                 }
             }
-            var claimed = record
-            claimed.state = .downloading
-            claimed.owner = owner
-            claimed.path = nil
-            claimed.error = nil
-            try upsertDownload(claimed)
-            return .claimed
+        }
+    }
+
+    /// Takes each record's episode for `owner` (state `queued`), all in one transaction, unless it
+    /// is already downloaded (and its file is still there) or a live process has it.
+    public func claimDownloads(_ records: [DownloadRecord], for owner: ProcessOwner) throws(StoreError) -> [Claim] {
+        try write { () throws(SQLiteError) -> [Claim] in
+            var claims: [Claim] = []
+            claims.reserveCapacity(records.count)
+            for record in records {
+                let existing = try selectDownload(feed: record.feed, identity: record.identity)
+                if let existing {
+                    if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
+                        claims.append(.alreadyDownloaded(path: path))
+                        continue
+                    }
+                    if [.queued, .downloading].contains(existing.state), let other = existing.owner, other != owner, other.isAlive {
+                        claims.append(.busy(pid: other.pid))
+                        continue
+                    }
+                }
+                var claimed = record
+                claimed.state = .queued
+                claimed.owner = owner
+                claimed.path = nil
+                claimed.error = nil
+                if let existing {
+                    // The resume data of the earlier attempt stays until this one replaces it.
+                    claimed.adoptResumeData(of: existing)
+                }
+                try upsertDownload(claimed)
+                claims.append(.claimed(previous: existing))
+            }
+            return claims
         }
     }
 
@@ -69,10 +102,38 @@ extension StateStore {
         try write { () throws(SQLiteError) in try upsertDownload(record) }
     }
 
+    /// Writes every record over the stored one, in one transaction.
+    public func saveDownloads(_ records: [DownloadRecord]) throws(StoreError) {
+        guard !records.isEmpty else { return }
+        try write { () throws(SQLiteError) in
+            for record in records { try upsertDownload(record) }
+        }
+    }
+
+    /// Records how far running downloads have got (for `status`), in one transaction; only the
+    /// state, `bytes` and `speed` change, so the resume data is untouched.
+    public func recordProgress(_ progress: [(feed: String, identity: String, bytes: Int64, speed: Double)]) throws(StoreError) {
+        guard !progress.isEmpty else { return }
+        try write { () throws(SQLiteError) in
+            for entry in progress {
+                let statement = try prepared("""
+                    UPDATE downloads SET state = 'downloading', bytes = :bytes, speed = :speed, updated_at = :now
+                    WHERE feed = :feed AND identity = :identity AND state IN ('queued', 'downloading')
+                    """)
+                try statement.bind(entry.bytes, named: ":bytes")
+                try statement.bind(entry.speed, named: ":speed")
+                try statement.bind(Date().timeIntervalSince1970, named: ":now")
+                try statement.bind(entry.feed, named: ":feed")
+                try statement.bind(entry.identity, named: ":identity")
+                try statement.run()
+            }
+        }
+    }
+
     /// The episode whose finished file is `path`, if any.
     public func downloadOwning(path: String) throws(StoreError) -> (feed: String, identity: String)? {
         try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT feed, identity FROM downloads WHERE path = :path")
+            let query = try prepared("SELECT feed, identity FROM downloads WHERE path = :path")
             try query.bind(path, named: ":path")
             return try query.firstRow { row throws(SQLiteError) in (try row.string(at: 0), try row.string(at: 1)) }
         }
@@ -80,11 +141,12 @@ extension StateStore {
 
     private static let downloadColumns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
-        etag, last_modified, partial_path, path, error, owner_pid, owner_boot
+        etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
+        durable_bytes, data_boot, failures, final_error, speed
         """
 
     private func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
-        let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity")
+        let query = try prepared("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity")
         try query.bind(feed, named: ":feed")
         try query.bind(identity, named: ":identity")
         return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
@@ -106,16 +168,25 @@ extension StateStore {
         record.path = row.optionalString(at: 14)
         record.error = row.optionalString(at: 15)
         if let pid = row.optionalInt(at: 16), let boot = row.optionalString(at: 17) {
-            record.owner = ProcessOwner(pid: Int32(truncatingIfNeeded: pid), boot: boot)
+            record.owner = ProcessOwner(pid: Int32(truncatingIfNeeded: pid), boot: boot, started: row.optionalInt64(at: 18))
         }
+        record.guid = row.optionalString(at: 19)
+        record.enclosureLength = row.optionalInt64(at: 20)
+        record.durableBytes = max(0, row.optionalInt64(at: 21) ?? 0)
+        record.dataBoot = row.optionalString(at: 22)
+        record.failures = max(0, row.optionalInt(at: 23) ?? 0)
+        record.finalError = (row.optionalInt(at: 24) ?? 0) != 0
+        record.speed = row.optionalDouble(at: 25)
         return record
     }
 
     private func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
-        let statement = try connection.prepare("""
+        let statement = try prepared("""
             INSERT OR REPLACE INTO downloads (\(Self.downloadColumns), updated_at) VALUES (
                 :feed, :identity, :podcast_title, :title, :url, :effective_url, :media_type, :published, :state,
-                :bytes, :total, :etag, :last_modified, :partial_path, :path, :error, :owner_pid, :owner_boot, :updated_at)
+                :bytes, :total, :etag, :last_modified, :partial_path, :path, :error, :owner_pid, :owner_boot,
+                :owner_start, :guid, :enclosure_length, :durable_bytes, :data_boot, :failures, :final_error, :speed,
+                :updated_at)
             """)
         try statement.bind(record.feed, named: ":feed")
         try statement.bind(record.identity, named: ":identity")
@@ -135,6 +206,14 @@ extension StateStore {
         try statement.bind(record.error, named: ":error")
         try statement.bind(record.owner.map { Int($0.pid) }, named: ":owner_pid")
         try statement.bind(record.owner?.boot, named: ":owner_boot")
+        try statement.bind(record.owner?.started, named: ":owner_start")
+        try statement.bind(record.guid, named: ":guid")
+        try statement.bind(record.enclosureLength, named: ":enclosure_length")
+        try statement.bind(record.durableBytes, named: ":durable_bytes")
+        try statement.bind(record.dataBoot, named: ":data_boot")
+        try statement.bind(record.failures, named: ":failures")
+        try statement.bind(record.finalError ? 1 : 0, named: ":final_error")
+        try statement.bind(record.speed, named: ":speed")
         try statement.bind(Date().timeIntervalSince1970, named: ":updated_at")
         try statement.run()
     }

@@ -133,6 +133,23 @@ extension StateStore {
                 ALTER TABLE listing_items ADD COLUMN guid TEXT;
                 """
         ),
+        Migration(
+            summary: "resume data: what of a partial file is known durable, and what is needed to rebuild the episode",
+            sql: """
+                -- durable_bytes: bytes of the partial file fdatasync'd before this row was written;
+                -- after a reboot only they are trusted. data_boot: the boot in which the partial was
+                -- written (same boot after a kill -9: the file's size is trusted). failures: attempts in
+                -- a row that gained nothing. final_error: 1 when retrying cannot help (404, a web page).
+                ALTER TABLE downloads ADD COLUMN durable_bytes    INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE downloads ADD COLUMN data_boot        TEXT;
+                ALTER TABLE downloads ADD COLUMN failures         INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE downloads ADD COLUMN final_error      INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE downloads ADD COLUMN owner_start      INTEGER;
+                ALTER TABLE downloads ADD COLUMN guid             TEXT;
+                ALTER TABLE downloads ADD COLUMN enclosure_length INTEGER;
+                ALTER TABLE downloads ADD COLUMN speed            REAL;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -14,6 +14,8 @@ public final class StateStore {
     /// The database file.
     public let path: String
     let connection: SQLiteConnection
+    /// Statements run once per episode, compiled once per store (see `prepared`).
+    private var preparedStatements: [String: SQLiteStatement] = [:]
 
     /// How long a call waits for another process's lock before reporting `StoreError.Kind.busy`.
     static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -61,6 +63,17 @@ public final class StateStore {
             case .store(let error): throw StoreError(error, path: path)
             }
         }
+    }
+
+    /// `sql` compiled once and kept: for statements a batch runs for each of thousands of episodes.
+    func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = preparedStatements[sql] {
+            statement.resetForReuse()
+            return statement
+        }
+        let statement = try connection.prepare(sql, persistent: true)
+        preparedStatements[sql] = statement
+        return statement
     }
 
     // MARK: Transactions for the store's own statements

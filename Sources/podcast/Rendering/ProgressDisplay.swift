@@ -8,9 +8,17 @@ import PodcastKit
 final class ProgressDisplay {
     private let console: Console
     private let live: Bool
-    /// The running episodes by number (at most the concurrency), and where each stands.
-    private var running: [Int: (item: DownloadItem, progress: TransferProgress?)] = [:]
+    /// The running episodes (at most the concurrency) in the order they started, and where each stands.
+    private var running: [Row] = []
     private var drawnLines = 0
+
+    /// One running episode's line.
+    private struct Row {
+        let item: DownloadItem
+        var progress: TransferProgress?
+        /// When it is tried again, and why it failed, while it waits.
+        var retry: (at: ContinuousClock.Instant, reason: String)?
+    }
 
     init(console: Console) {
         self.console = console
@@ -22,17 +30,30 @@ final class ProgressDisplay {
     func show(_ update: DownloadUpdate) {
         switch update {
         case .started(let item):
-            running[item.number] = (item, nil)
-            if !live { console.message("downloading \(item.number): \(item.entry.title)") }
+            if let index = row(of: item) {
+                running[index].retry = nil
+            } else {
+                running.append(Row(item: item))
+                if !live { console.message("downloading \(item.label)") }
+            }
         case .progress(let snapshot):
             for (item, progress) in snapshot {
-                running[item.number]?.progress = progress
+                if let index = row(of: item) { running[index].progress = progress }
             }
         case .finished(let result):
-            running[result.item.number] = nil
+            running.removeAll { $0.item == result.item }
             print(line(for: result))
+        case .warning(let item, let message):
+            print("warning: \(item.label): \(message)")
+        case .retrying(let item, let until, let reason):
+            if let index = row(of: item) { running[index].retry = (until, reason) }
+            if !live { console.message("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
         }
         if live { redraw() }
+    }
+
+    private func row(of item: DownloadItem) -> Int? {
+        running.firstIndex { $0.item == item }
     }
 
     /// Draws the last frame and gives the cursor back.
@@ -50,7 +71,7 @@ final class ProgressDisplay {
     }
 
     private func line(for result: DownloadResult) -> String {
-        let name = "episode \(result.item.number) (\(result.item.entry.title))"
+        let name = result.item.label
         switch result.state {
         case .downloaded: return "downloaded \(name): \(Self.bytes(result.bytes)) → \(result.path ?? "")"
         case .skipped: return "skipped \(name): \(result.error ?? "nothing to do")"
@@ -68,27 +89,42 @@ final class ProgressDisplay {
     private func redraw() {
         let width = max(20, Int(podcast_terminal_columns(STDERR_FILENO)) - 1)
         var frame = drawnLines > 0 ? "\u{1B}[\(drawnLines)F" : ""
-        for (_, (item, progress)) in running.sorted(by: { $0.key < $1.key }) {
-            frame += "\u{1B}[2K" + DisplayWidth.truncate(bar(item, progress, width: width), to: width) + "\n"
+        for row in running {
+            frame += "\u{1B}[2K" + DisplayWidth.truncate(bar(row, width: width), to: width) + "\n"
         }
         frame += "\u{1B}[0J"
         drawnLines = running.count
         Console.write(frame, to: STDERR_FILENO)
     }
 
-    private func bar(_ item: DownloadItem, _ progress: TransferProgress?, width: Int) -> String {
+    private func bar(_ row: Row, width: Int) -> String {
+        let progress = row.progress
         let bytes = progress?.bytes ?? 0
-        let total = progress?.total ?? item.entry.enclosureLength
+        let total = progress?.total ?? row.item.entry.enclosureLength
         let percent = total.map { $0 > 0 ? "\(min(100, bytes * 100 / $0))%" : "" } ?? ""
         let amount = total.map { "\(Self.bytes(bytes)) of \(Self.bytes($0))" } ?? Self.bytes(bytes)
-        let speed = progress.map { $0.speed > 0 ? "\(Self.bytes(Int64($0.speed)))/s" : "" } ?? "waiting"
-        let eta: String = if let total, let speed = progress?.speed, speed > 0, total > bytes {
-            "ETA " + EpisodesRendering.clock(Int(Double(total - bytes) / speed))
-        } else { "" }
-        let details = [percent, amount, speed, eta].filter { !$0.isEmpty }.joined(separator: "  ")
-        let titleWidth = max(10, width - DisplayWidth.of(details) - 6 - String(item.number).count)
-        let title = DisplayWidth.pad(DisplayWidth.truncate(item.entry.title.singleLine(), to: titleWidth), to: titleWidth, alignment: .left)
-        return "\(item.number)  \(title)  \(details)"
+        let state: String
+        if let retry = row.retry {
+            state = "retry in \(Self.seconds(retry.at - .now)): \(retry.reason)"
+        } else if let speed = progress?.speed {
+            let eta = total.flatMap { total in
+                speed > 0 && total > bytes ? "  ETA " + EpisodesRendering.clock(Int(Double(total - bytes) / speed)) : nil
+            }
+            state = (speed > 0 ? "\(Self.bytes(Int64(speed)))/s" : "") + (eta ?? "")
+        } else {
+            state = "waiting"
+        }
+        let details = [percent, amount, state].filter { !$0.isEmpty }.joined(separator: "  ")
+        let number = row.item.number.map(String.init) ?? "-"
+        let titleWidth = max(10, width - DisplayWidth.of(details) - 6 - number.count)
+        let title = DisplayWidth.pad(DisplayWidth.truncate(row.item.entry.title.singleLine(), to: titleWidth), to: titleWidth, alignment: .left)
+        return "\(number)  \(title)  \(details)"
+    }
+
+    /// `5 s`, rounded up, never negative.
+    static func seconds(_ duration: Duration) -> String {
+        let whole = max(0, duration.components.seconds + (duration.components.attoseconds > 0 ? 1 : 0))
+        return "\(whole) s"
     }
 
     /// `48.2 MB`.

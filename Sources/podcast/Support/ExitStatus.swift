@@ -8,6 +8,8 @@ enum ExitStatus {
     static let operationFailed: Int32 = 1
     /// 64: bad usage (an option, a selection, the environment).
     static let usage: Int32 = 64
+    /// 130: interrupted by Ctrl-C or SIGTERM, resume data saved.
+    static let interrupted: Int32 = 130
 
     /// Reports `error` on stderr (or, for help and version requests, prints them on stdout) and
     /// returns the exit code.

@@ -1,18 +1,23 @@
 import Glibc
 
-/// Ctrl-C and SIGTERM during a download: give the cursor back, say how to continue, exit 130.
+/// The write end of the pipe the signal handler tells the watcher thread through (-1 until set).
+/// Written once before the handler is installed, then only read by it.
+nonisolated(unsafe) private var interruptionPipe: Int32 = -1
+
+/// Ctrl-C and SIGTERM during a download: the first one asks the batch to stop and keep every
+/// partial file's resume data; a second one gives the cursor back and exits 130 at once.
 enum Interruption {
-    /// Installs the handlers for the rest of the process.
-    static func exitCleanlyOnSignals() {
-        // A signal handler may only make async-signal-safe calls: isatty, write and _exit are.
+    /// Calls `stop` on a watcher thread at the first signal, for the rest of the process.
+    static func forward(to stop: @escaping @Sendable () -> Void) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        interruptionPipe = ends[1]
+
+        // A signal handler may only make async-signal-safe calls: write is one.
         let handler: @convention(c) (Int32) -> Void = { _ in
-            if isatty(STDERR_FILENO) == 1 {
-                let restore: StaticString = "\u{1B}[?25h\u{1B}[0J"
-                _ = write(STDERR_FILENO, restore.utf8Start, restore.utf8CodeUnitCount)
-            }
-            let message: StaticString = "\ninterrupted: finished episodes are kept; run the same command again for the rest\n"
-            _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
-            _exit(130)
+            var byte: UInt8 = 1
+            _ = write(interruptionPipe, &byte, 1)
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
@@ -22,5 +27,56 @@ enum Interruption {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+
+        let watcher = Watcher(readEnd: ends[0], stop: stop)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(watcher).toOpaque()
+        let created = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<Watcher>.fromOpaque(context).takeRetainedValue().watch()
+            return nil
+        }, context)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Watcher>.fromOpaque(context).release()
+        }
+    }
+
+    /// Reads the pipe: the first byte stops the batch, the second exits.
+    private final class Watcher {
+        let readEnd: Int32
+        let stop: @Sendable () -> Void
+
+        init(readEnd: Int32, stop: @escaping @Sendable () -> Void) {
+            self.readEnd = readEnd
+            self.stop = stop
+        }
+
+        func watch() {
+            var signalled = 0
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { return }
+                signalled += 1
+                if signalled == 1 {
+                    stop()
+                } else {
+                    exitNow()
+                }
+            }
+        }
+
+        private func exitNow() {
+            if isatty(STDERR_FILENO) == 1 {
+                let restore: StaticString = "\u{1B}[?25h\u{1B}[0J"
+                _ = write(STDERR_FILENO, restore.utf8Start, restore.utf8CodeUnitCount)
+            }
+            let message: StaticString = "\ninterrupted again: stopped at once; run podcast resume to continue\n"
+            _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+            _exit(130)
+        }
     }
 }

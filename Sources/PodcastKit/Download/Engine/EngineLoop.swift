@@ -12,6 +12,8 @@ final class EngineLoop {
     /// a queue of thousands must not cost a copy per start).
     private var waiting: [TransferRequest] = []
     private var nextWaiting = 0
+    /// Requests that must wait until their `notBefore` (retries after a back-off), soonest first.
+    private var delayed: [TransferRequest] = []
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var lastProgress = ContinuousClock.now
 
@@ -44,11 +46,12 @@ final class EngineLoop {
             }
             if closed {
                 for handle in Array(running.keys) {
-                    finish(handle, multi: multi, event: cancelled(running[handle]?.request))
+                    finish(handle, multi: multi, event: cancelled(running[handle]))
                 }
                 failAllWaiting(reason: .cancelled)
                 return
             }
+            releaseDueRetries()
             startWaiting(multi: multi)
             var stillRunning: Int32 = 0
             _ = curl_multi_perform(multi, &stillRunning)
@@ -56,20 +59,46 @@ final class EngineLoop {
             publishProgressIfDue()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
             if finished && hasWaiting && running.count < settings.concurrency { continue }
-            _ = curl_multi_poll(multi, nil, 0, 250, nil)
+            _ = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
+    }
+
+    /// Up to 250 ms, less when a delayed request comes due sooner.
+    private func pollTimeoutMilliseconds() -> Int32 {
+        guard let soonest = delayed.first?.notBefore else { return 250 }
+        let wait = soonest - ContinuousClock.now
+        let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, min(250, milliseconds)))
+    }
+
+    /// Moves delayed requests whose time has come to the front of the queue: a retry goes before
+    /// episodes that have not started yet.
+    private func releaseDueRetries() {
+        let now = ContinuousClock.now
+        let due = delayed.prefix { ($0.notBefore ?? now) <= now }
+        guard !due.isEmpty else { return }
+        waiting.replaceSubrange(nextWaiting..<nextWaiting, with: due)
+        delayed.removeFirst(due.count)
     }
 
     private func handle(_ command: EngineCommand, multi: UnsafeMutableRawPointer) {
         switch command {
         case .start(let request):
-            waiting.append(request)
+            if let notBefore = request.notBefore, notBefore > .now {
+                let index = delayed.firstIndex { ($0.notBefore ?? notBefore) > notBefore } ?? delayed.endIndex
+                delayed.insert(request, at: index)
+            } else {
+                waiting.append(request)
+            }
         case .cancel(let id):
             if let index = waiting[nextWaiting...].firstIndex(where: { $0.id == id }) {
                 let request = waiting.remove(at: index)
                 onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
+            } else if let index = delayed.firstIndex(where: { $0.id == id }) {
+                let request = delayed.remove(at: index)
+                onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
             } else if let handle = running.first(where: { $0.value.request.id == id })?.key {
-                finish(handle, multi: multi, event: cancelled(running[handle]?.request))
+                finish(handle, multi: multi, event: cancelled(running[handle]))
             }
         }
     }
@@ -81,7 +110,7 @@ final class EngineLoop {
             let request = waiting[nextWaiting]
             nextWaiting += 1
             do {
-                let transfer = try Transfer(request: request, settings: settings.http)
+                let transfer = try Transfer(request: request, settings: settings.http, onEvent: onEvent)
                 transfer.attachCallbacks()
                 guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
                     onEvent(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
@@ -132,15 +161,18 @@ final class EngineLoop {
         onEvent(event)
     }
 
-    private func cancelled(_ request: TransferRequest?) -> TransferEvent {
-        .failed(FailedTransfer(id: request?.id ?? -1, kind: .cancelled, url: request?.url ?? ""))
+    private func cancelled(_ transfer: Transfer?) -> TransferEvent {
+        .failed(FailedTransfer(
+            id: transfer?.request.id ?? -1, kind: .cancelled, url: transfer?.request.url ?? "",
+            bytes: transfer?.written ?? 0, received: transfer?.received ?? 0))
     }
 
     private func failAllWaiting(reason: FailedTransfer.Kind) {
-        for request in waiting[nextWaiting...] {
-            onEvent(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url)))
+        for request in waiting[nextWaiting...] + delayed {
+            onEvent(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
         }
         waiting.removeAll()
+        delayed.removeAll()
         nextWaiting = 0
     }
 

@@ -3,12 +3,22 @@ import Glibc
 
 /// One running download: its easy handle and its partial file. Lives on the engine thread,
 /// which keeps it alive for as long as its handle is in the multi handle.
+///
+/// A resumed transfer asks for the rest with `Range` and `If-Range` and decides on the first
+/// body bytes: a 206 that continues exactly where the file stops is appended; a 200 (the file
+/// changed, or the server ignores ranges) truncates the file and is taken whole; anything else
+/// ends with `.startOver`. A 416 is a finished file only when the server's length is ours.
 final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
     private let descriptor: Int32
-    /// Bytes written to the partial file.
-    private(set) var written: Int64 = 0
+    private let onEvent: @Sendable (TransferEvent) -> Void
+    /// The partial file's size: where the next byte goes.
+    private(set) var written: Int64
+    /// Bytes received in this attempt.
+    private(set) var received: Int64 = 0
+    /// The whole file's length, once the response said.
+    private var total: Int64?
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
     private var checkedResponse = false
@@ -20,22 +30,36 @@ final class Transfer {
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
     private static let receiveBuffer = 256 * 1024
 
-    /// Opens (truncating) the partial file and prepares the handle; fails only locally.
-    init(request: TransferRequest, settings: HTTPSettings) throws(FailedTransfer) {
+    /// Opens the partial file (truncated to the resume offset, or to nothing) and prepares the
+    /// handle; fails only locally.
+    init(request: TransferRequest, settings: HTTPSettings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(FailedTransfer) {
         self.request = request
-        descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        self.onEvent = onEvent
+        let offset = request.resume?.offset ?? 0
+        descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
         }
+        // Bytes past the offset were never checked against the server: they go.
+        guard ftruncate(descriptor, off_t(offset)) == 0 else {
+            let error = SystemError.last("ftruncate", path: request.partialPath)
+            close(descriptor)
+            throw FailedTransfer(id: request.id, kind: .local(error), url: request.url)
+        }
+        written = offset
+        let conditions = request.resume.map { ["If-Range: \($0.validator)"] } ?? []
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
-        guard let easy = CurlEasy(url: request.url, settings: settings, acceptEncoding: "identity") else {
+        guard let easy = CurlEasy(url: request.url, settings: settings, extraHeaders: conditions, acceptEncoding: "identity") else {
             close(descriptor)
             throw FailedTransfer(id: request.id, kind: .http(.unsupportedURL(request.url)), url: request.url)
         }
         self.easy = easy
-        sample = (0, .now)
+        sample = (offset, .now)
         easy.set(CURLOPT_BUFFERSIZE, Self.receiveBuffer)
+        if let resume = request.resume {
+            easy.set(CURLOPT_RANGE, "\(resume.offset)-")
+        }
     }
 
     deinit {
@@ -59,20 +83,21 @@ final class Transfer {
 
     /// Where the transfer stands.
     var progress: TransferProgress {
-        TransferProgress(id: request.id, bytes: written, total: easy.contentLength, speed: speed)
+        TransferProgress(id: request.id, bytes: written, total: total, speed: speed)
     }
 
     /// The event for the transfer's end with libcurl's result `code`.
     func outcome(_ code: CURLcode, settings: HTTPSettings) -> TransferEvent {
         let url = easy.effectiveURL ?? request.url
         func failed(_ kind: FailedTransfer.Kind) -> TransferEvent {
-            .failed(FailedTransfer(id: request.id, kind: kind, url: url))
+            .failed(FailedTransfer(id: request.id, kind: kind, url: url, bytes: written, received: received))
         }
         if let refusal { return failed(refusal) }
         guard code == CURLE_OK else {
             return failed(.http(.curl(code, url: url, curlMessage: easy.errorMessage, settings: settings)))
         }
         let status = easy.responseCode
+        if status == 416, request.resume != nil { return rangeNotSatisfiable(url: url) }
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
         }
@@ -81,29 +106,52 @@ final class Transfer {
             return failed(.lengthMismatch(received: 0, announced: easy.contentLength ?? 0))
         }
         // With an encoding the announced length counts encoded bytes; libcurl checks that itself.
-        if easy.header("content-encoding") == nil, let announced = easy.contentLength, announced != written {
-            return failed(.lengthMismatch(received: written, announced: announced))
+        if easy.header("content-encoding") == nil, let total, total != written {
+            return failed(.lengthMismatch(received: written, announced: total))
         }
-        return .completed(CompletedTransfer(
-            id: request.id, bytes: written, effectiveURL: url, contentType: easy.contentType,
+        return completed(url: url)
+    }
+
+    private func completed(url: String) -> TransferEvent {
+        .completed(CompletedTransfer(
+            id: request.id, bytes: written, received: received, effectiveURL: url, contentType: easy.contentType,
             etag: easy.header("etag"), lastModified: easy.header("last-modified")))
     }
 
+    /// A 416 to a range request: the file is complete only when the server's whole length equals
+    /// both the partial file and the length recorded with it (curl and wget take every 416 as done).
+    private func rangeNotSatisfiable(url: String) -> TransferEvent {
+        let range = ContentRange(easy.header("content-range"))
+        guard let resume = request.resume, let serverTotal = range?.total, range?.first == nil else {
+            return .failed(FailedTransfer(
+                id: request.id, kind: .startOver("the server refused the range request without saying the file's length"),
+                url: url, bytes: written, received: received))
+        }
+        guard serverTotal == resume.offset, resume.total == serverTotal else {
+            return .failed(FailedTransfer(
+                id: request.id,
+                kind: .startOver("the server's file is \(serverTotal) bytes, the partial one \(resume.offset)"),
+                url: url, bytes: written, received: received))
+        }
+        return completed(url: url)
+    }
+
     /// libcurl's body callback, on the engine thread: the first piece decides whether the response
-    /// is the file (status, HTML check); every piece is written with `pwrite` at its offset.
+    /// is the file (status, range, HTML check); every piece is written with `pwrite` at its offset.
     /// Returning short makes libcurl stop with CURLE_WRITE_ERROR and `refusal` says why.
     private static let write: podcast_curl_data_callback = { data, size, count, userdata in
         guard let data, let userdata else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
-        let bytes = UnsafeRawBufferPointer(start: data, count: length)
         if !transfer.checkedResponse {
             transfer.checkedResponse = true
-            if let refusal = transfer.refusalOfResponse(startingWith: bytes) {
+            if let refusal = transfer.acceptResponse(startingWith: UnsafeRawBufferPointer(start: data, count: length)) {
                 transfer.refusal = refusal
                 return 0
             }
         }
+        // A 416's body is an error page, never part of the file.
+        if transfer.easy.responseCode == 416 { return length }
         var offset = 0
         while offset < length {
             let result = pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
@@ -115,21 +163,59 @@ final class Transfer {
             offset += result
         }
         transfer.written += Int64(length)
+        transfer.received += Int64(length)
         return length
     }
 
-    /// Why the response starting with `bytes` is not the file asked for, or nil when it is.
-    private func refusalOfResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
+    /// Decides, on the first body bytes, whether the response is what was asked for: nil when it
+    /// is (and the partial file is made ready for it), else why not.
+    private func acceptResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
         let status = easy.responseCode
+        let url = easy.effectiveURL ?? request.url
+        if status == 416 && request.resume != nil { return nil }
         guard (200...299).contains(status) else {
-            return .http(.status(status, url: easy.effectiveURL ?? request.url, retryAfter: easy.retryAfter))
+            return .http(.status(status, url: url, retryAfter: easy.retryAfter))
         }
-        guard request.expectsMedia else { return nil }
-        let type = easy.contentType?.lowercased() ?? ""
-        if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") || Self.looksLikeHTML(bytes) {
-            return .htmlInsteadOfMedia
+        if request.expectsMedia {
+            let type = easy.contentType?.lowercased() ?? ""
+            if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") || Self.looksLikeHTML(bytes) {
+                return .htmlInsteadOfMedia
+            }
         }
+        var startedOver: String?
+        if status == 206 {
+            let range = ContentRange(easy.header("content-range"))
+            guard let resume = request.resume, let range, range.first == resume.offset,
+                range.total != nil, resume.total == nil || range.total == resume.total
+            else { return .startOver(mismatch(range)) }
+            total = range.total
+        } else {
+            if let resume = request.resume {
+                startedOver = whyWhole(resume)
+                guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
+                written = 0
+            }
+            total = easy.header("content-encoding") == nil ? easy.contentLength : nil
+        }
+        onEvent(.responded(TransferResponse(
+            id: request.id, offset: written, total: total, effectiveURL: url, etag: easy.header("etag"),
+            lastModified: easy.header("last-modified"), startedOver: startedOver)))
         return nil
+    }
+
+    /// Why a 206 does not continue the partial file.
+    private func mismatch(_ range: ContentRange?) -> String {
+        guard let resume = request.resume else { return "the server sent part of the file when the whole was asked for" }
+        guard let range, let first = range.first else { return "the server's partial answer has no usable Content-Range" }
+        if first != resume.offset { return "the server sent bytes from \(first) when \(resume.offset) was asked for" }
+        return "the server's file is now \(range.total.map(String.init) ?? "of unknown length") bytes, not \(resume.total ?? 0)"
+    }
+
+    /// Why a resumed transfer got the whole file (a 200): the file changed, or ranges are not served.
+    private func whyWhole(_ resume: ResumePoint) -> String {
+        let current = easy.header("etag") ?? easy.header("last-modified")
+        if let current, current != resume.validator { return "the file on the server changed since the partial download" }
+        return "the server does not resume downloads (it ignored the range request)"
     }
 
     /// True when the bytes start (after white space) like an HTML document.

@@ -8,14 +8,59 @@ public struct TransferRequest: Sendable, Equatable {
     public var partialPath: String
     /// True for media: an HTML page in its place (a login wall, a CDN error page) is refused.
     public var expectsMedia: Bool
+    /// Where to continue the partial file; nil to fetch from the start (the file is truncated).
+    public var resume: ResumePoint?
+    /// Not before this instant (a back-off or a server's Retry-After); nil for as soon as a slot is free.
+    public var notBefore: ContinuousClock.Instant?
 
     /// Creates a request.
-    public init(id: Int, url: String, partialPath: String, expectsMedia: Bool = true) {
+    public init(
+        id: Int, url: String, partialPath: String, expectsMedia: Bool = true, resume: ResumePoint? = nil,
+        notBefore: ContinuousClock.Instant? = nil
+    ) {
         self.id = id
         self.url = url
         self.partialPath = partialPath
         self.expectsMedia = expectsMedia
+        self.resume = resume
+        self.notBefore = notBefore
     }
+}
+
+/// Where a transfer continues a partial file, and how the server proves it still has the same file.
+public struct ResumePoint: Sendable, Equatable {
+    /// Bytes of the partial file to keep; the request asks for the rest (`Range: bytes=offset-`).
+    public var offset: Int64
+    /// The strong ETag or Last-Modified those bytes came with, sent as `If-Range`: a server whose
+    /// file changed answers 200 with the whole new file instead of the rest of the old one.
+    public var validator: String
+    /// The whole file's length as the server gave it, when known; a 206 or 416 must agree.
+    public var total: Int64?
+
+    /// Creates a resume point.
+    public init(offset: Int64, validator: String, total: Int64?) {
+        self.offset = offset
+        self.validator = validator
+        self.total = total
+    }
+}
+
+/// What a server answered, once per attempt, when the first bytes of the body are accepted.
+public struct TransferResponse: Sendable, Equatable {
+    /// The request's id.
+    public var id: Int
+    /// The partial file's size before this response's bytes: the resume offset, or 0.
+    public var offset: Int64
+    /// The whole file's length, when the server said.
+    public var total: Int64?
+    /// The URL that answered, after redirects.
+    public var effectiveURL: String
+    /// The response's ETag.
+    public var etag: String?
+    /// The response's Last-Modified.
+    public var lastModified: String?
+    /// Why a resumed transfer is taking the whole file again (the partial was truncated), if it is.
+    public var startedOver: String?
 }
 
 /// How far one running transfer has got.
@@ -34,8 +79,10 @@ public struct TransferProgress: Sendable, Equatable {
 public struct CompletedTransfer: Sendable, Equatable {
     /// The request's id.
     public var id: Int
-    /// Bytes written.
+    /// The file's size: bytes written.
     public var bytes: Int64
+    /// Bytes received in this attempt (fewer than `bytes` when it resumed).
+    public var received: Int64
     /// The URL that answered, after redirects.
     public var effectiveURL: String
     /// The response's Content-Type.
@@ -60,6 +107,9 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         case local(SystemError)
         /// The transfer was cancelled.
         case cancelled
+        /// The partial file cannot be continued (the server's answer to the range request does
+        /// not fit it): fetch the whole file again. The reason is for the user.
+        case startOver(String)
     }
 
     /// The request's id.
@@ -68,6 +118,10 @@ public struct FailedTransfer: Error, Sendable, Equatable {
     public var kind: Kind
     /// The URL it was about.
     public var url: String
+    /// The partial file's size when it ended.
+    public var bytes: Int64 = 0
+    /// Bytes received in this attempt: more than zero means the attempt made progress.
+    public var received: Int64 = 0
 
     /// One line for the user: what failed and what to do.
     public var reason: String {
@@ -84,6 +138,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
             return "\(error); free some space or check the Episodes directory's permissions"
         case .cancelled:
             return "cancelled"
+        case .startOver(let why):
+            return "started over: \(why)"
         }
     }
 }
@@ -92,6 +148,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
 public enum TransferEvent: Sendable, Equatable {
     /// A transfer left the queue and began (its request's id).
     case started(Int)
+    /// The server's answer was accepted and its body is being written.
+    case responded(TransferResponse)
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
     /// A transfer ended well.

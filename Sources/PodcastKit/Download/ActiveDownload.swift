@@ -1,0 +1,50 @@
+/// One episode a batch is fetching: its record in the progress buffer as this process knows it,
+/// the server's answer to the current attempt, and its history of failures.
+final class ActiveDownload {
+    /// The engine request id: the item's index in the batch.
+    let id: Int
+    let item: DownloadItem
+    /// The record, kept current in memory and written at checkpoints and at the end.
+    var record: DownloadRecord
+    let partialPath: String
+    /// The current attempt's answer, once the server gave one.
+    var response: TransferResponse?
+    var history = RetryPolicy.History()
+    /// Bytes received over every attempt in this run.
+    var received: Int64 = 0
+    /// When the record was last checkpointed (nil: not since the current answer arrived).
+    var lastCheckpoint: ContinuousClock.Instant?
+    /// Where the first attempt continues the partial file left by an earlier run, if it does.
+    var plannedResume: ResumePoint?
+    /// Whether the current attempt asked for a range.
+    var attemptResumed = false
+
+    init(id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String) {
+        self.id = id
+        self.item = item
+        self.record = record
+        self.partialPath = partialPath
+    }
+
+    /// Folds the server's answer into the record: validator, length, where it came from. A
+    /// truncated partial file (`startedOver`) has nothing durable any more.
+    func accept(_ response: TransferResponse) {
+        self.response = response
+        lastCheckpoint = nil
+        record.etag = response.etag
+        record.lastModified = response.lastModified
+        record.total = response.total
+        record.effectiveURL = response.effectiveURL
+        if response.startedOver != nil {
+            record.durableBytes = 0
+            record.bytes = 0
+        }
+    }
+
+    /// Where a new attempt continues: the partial file's `bytes`, checked by the validator the
+    /// server gave for them; nil (start over) when there is none.
+    func resumePoint(at bytes: Int64) -> ResumePoint? {
+        guard bytes > 0, let validator = record.resumeValidator else { return nil }
+        return ResumePoint(offset: bytes, validator: validator, total: record.total)
+    }
+}

@@ -1,0 +1,45 @@
+extension DownloadBatch {
+    /// A large download's resume data is made durable this often, by bytes or by time, whichever
+    /// comes first; a small one only at its end (design notes: fsync is what makes aria2 slow).
+    static let checkpointBytes: Int64 = 16 * 1024 * 1024
+    static let checkpointInterval = Duration.seconds(10)
+    /// How often the progress buffer learns where running downloads stand (for `status`).
+    static let progressWriteInterval = Duration.seconds(1)
+
+    /// Takes a progress snapshot: checkpoints the downloads that are due (data `fdatasync`ed
+    /// first, then the record, so a kill -9 at any instant leaves a true record) and, once a
+    /// second, writes where the others stand. The first checkpoint of an answer only records its
+    /// validator, without a sync: after a kill -9 in the same boot the file's size is trusted anyway.
+    func checkpoint(_ snapshot: [TransferProgress]) {
+        let now = ContinuousClock.now
+        var due: [DownloadRecord] = []
+        var others: [(feed: String, identity: String, bytes: Int64, speed: Double)] = []
+        for progress in snapshot {
+            guard let download = active[progress.id] else { continue }
+            download.record.speed = progress.speed
+            guard download.response != nil else { continue }
+            let checkpointed = download.lastCheckpoint
+            if checkpointed == nil || progress.bytes - download.record.durableBytes >= Self.checkpointBytes
+                || now - (checkpointed ?? now) >= Self.checkpointInterval {
+                if checkpointed == nil {
+                    download.record.bytes = progress.bytes
+                } else {
+                    sync(download, bytes: progress.bytes, into: &download.record)
+                }
+                download.record.dataBoot = ProcessOwner.currentBoot
+                download.record.state = .downloading
+                download.lastCheckpoint = now
+                due.append(download.record)
+            } else {
+                download.record.bytes = progress.bytes
+                others.append((download.record.feed, download.record.identity, progress.bytes, progress.speed))
+            }
+        }
+        // Progress is for `status` only: losing a write costs nothing, so errors are not fatal.
+        try? store.saveDownloads(due)
+        if now - lastProgressWrite >= Self.progressWriteInterval {
+            lastProgressWrite = now
+            try? store.recordProgress(others)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+
+extension DownloadBatch {
+    /// Moves completed transfers to their final names, together: each file's data is synced, then
+    /// one transaction places every file and records it, then each folder is synced once. A crash
+    /// between placing and recording leaves a file that the next run recognizes in place.
+    func finish(_ completed: [CompletedTransfer], report: (DownloadUpdate) -> Void) {
+        guard !completed.isEmpty else { return }
+        var placing: [(download: ActiveDownload, done: CompletedTransfer)] = []
+        for done in completed {
+            guard let download = active[done.id] else { continue }
+            download.received += done.received
+            do {
+                try FileIO.syncData(download.partialPath)
+                let folder = folder(for: download.item)
+                if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
+                placing.append((download, done))
+            } catch {
+                failToFinish(download, done, error, report: report)
+            }
+        }
+        var placed: [(download: ActiveDownload, path: String)] = []
+        do {
+            try store.transaction {
+                for (download, done) in placing {
+                    let path = try moveIntoPlace(download.partialPath, in: folder(for: download.item), for: download.item)
+                    download.record.completed(by: done, at: path)
+                    try store.saveDownload(download.record)
+                    placed.append((download, path))
+                }
+            }
+        } catch {
+            // The files placed before the failure are in place; their records went with the rollback.
+            for (download, _) in placed { try? store.saveDownload(download.record) }
+            for (download, done) in placing where !placed.contains(where: { $0.download === download }) {
+                failToFinish(download, done, error, report: report)
+            }
+        }
+        for folder in Set(placed.map { folder(for: $0.download.item) }) {
+            try? FileIO.syncData(folder)
+        }
+        for (download, path) in placed {
+            if let declared = download.item.entry.enclosureLength, declared > 1, declared != download.record.bytes {
+                report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(download.record.bytes); kept the server's file"))
+            }
+            settle(download, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
+        }
+    }
+
+    private func failToFinish(_ download: ActiveDownload, _ done: CompletedTransfer, _ error: any Error, report: (DownloadUpdate) -> Void) {
+        var record = download.record
+        record.state = .failed
+        record.error = "\(error)"
+        record.bytes = done.bytes
+        try? store.saveDownload(record)
+        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: "\(error)"), report: report)
+    }
+
+    func folder(for item: DownloadItem) -> String {
+        episodesDirectory + "/" + EpisodeFileName.folder(podcastTitle: item.podcastTitle)
+    }
+
+    func fileName(for item: DownloadItem, suffix: String) -> String {
+        EpisodeFileName.file(
+            title: item.entry.title, published: item.entry.published, mediaType: item.entry.enclosureType,
+            url: item.entry.enclosureURL ?? "", suffix: suffix)
+    }
+
+    /// Gives the partial file the first of `name`, `name (2)`, `name (3)`, … that is free (or this
+    /// episode's own). `link` never replaces an existing file, so two processes finishing episodes
+    /// with the same name cannot overwrite each other's file.
+    private func moveIntoPlace(_ partial: String, in folder: String, for item: DownloadItem) throws -> String {
+        var attempt = 1
+        while true {
+            let path = folder + "/" + fileName(for: item, suffix: attempt == 1 ? "" : " (\(attempt))")
+            attempt += 1
+            let owner = try store.downloadOwning(path: path)
+            let mine = owner.map { $0.feed == item.feed && $0.identity == item.entry.identity } ?? false
+            if mine {
+                guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
+                return path
+            }
+            guard owner == nil else { continue }
+            if link(partial, path) == 0 {
+                unlink(partial)
+                return path
+            }
+            guard errno == EEXIST else { throw SystemError.last("link", path: path) }
+        }
+    }
+}
+
+extension DownloadRecord {
+    /// The record of a download that ended well, its file at `path`.
+    mutating func completed(by done: CompletedTransfer, at path: String) {
+        state = .downloaded
+        self.path = path
+        partialPath = nil
+        error = nil
+        effectiveURL = done.effectiveURL
+        etag = done.etag
+        lastModified = done.lastModified
+        bytes = done.bytes
+        durableBytes = done.bytes
+        total = done.bytes
+        failures = 0
+        speed = nil
+    }
+}

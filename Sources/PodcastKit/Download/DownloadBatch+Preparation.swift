@@ -1,0 +1,119 @@
+import Glibc
+
+extension DownloadBatch {
+    /// Claims so many episodes per transaction: one transaction per episode costs more than the
+    /// transfer of a small file, one for thousands holds the write lock too long.
+    private static let claimsPerTransaction = 256
+
+    /// Claims the items in the progress buffer and settles those that need no transfer; returns
+    /// the ones to fetch, each with where its first attempt continues.
+    func prepare(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> [ActiveDownload] {
+        var toFetch: [ActiveDownload] = []
+        var claimable: [(index: Int, record: DownloadRecord)] = []
+        for (index, item) in items.enumerated() {
+            guard let url = item.entry.enclosureURL else {
+                settleEarly(index, item, .failed, error: "the feed gives no media file for this episode", report: report)
+                continue
+            }
+            var record = DownloadRecord(
+                feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
+                url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+            record.guid = item.entry.guid
+            record.enclosureLength = item.entry.enclosureLength
+            record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
+            record.state = .queued
+            claimable.append((index, record))
+        }
+        for start in stride(from: 0, to: claimable.count, by: Self.claimsPerTransaction) {
+            let group = claimable[start..<min(start + Self.claimsPerTransaction, claimable.count)]
+            let claims = try store.claimDownloads(group.map(\.record), for: .current)
+            for ((index, record), claim) in zip(group, claims) {
+                let item = items[index]
+                switch claim {
+                case .alreadyDownloaded(let path):
+                    settleEarly(index, item, .skipped, path: path, error: "already downloaded", report: report)
+                case .busy(let pid):
+                    settleEarly(index, item, .skipped, error: "being downloaded by process \(pid)", report: report)
+                case .claimed(let previous):
+                    if let download = try claimed(index, item, record, previous: previous, report: report) {
+                        toFetch.append(download)
+                    }
+                }
+            }
+        }
+        return toFetch
+    }
+
+    /// A claimed episode: recognized in place (nil), or ready to fetch, continuing its partial
+    /// file when the earlier run's resume data allows.
+    private func claimed(
+        _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, previous: DownloadRecord?,
+        report: (DownloadUpdate) -> Void
+    ) throws -> ActiveDownload? {
+        var record = claimedRecord
+        record.owner = .current
+        let partialPath = record.partialPath ?? ""
+        // A finished file already in place (a lost or reset store) is recognized, not fetched again.
+        let path = folder(for: item) + "/" + fileName(for: item, suffix: "")
+        if let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
+            try store.downloadOwning(path: path) == nil {
+            record.state = .downloaded
+            record.path = path
+            record.partialPath = nil
+            record.bytes = size
+            try store.saveDownload(record)
+            unlink(partialPath)
+            settleEarly(index, item, .skipped, path: path, error: "already in the Episodes directory", report: report)
+            return nil
+        }
+        let download = ActiveDownload(id: index, item: item, record: record, partialPath: partialPath)
+        active[index] = download
+        guard let previous else { return download }
+        download.record.adoptResumeData(of: previous)
+        download.history.failuresWithoutProgress = previous.failures
+        let (resume, why) = Self.resumePlan(previous, partialPath: partialPath)
+        download.plannedResume = resume
+        if resume == nil {
+            download.record.durableBytes = 0
+            download.record.bytes = 0
+        }
+        if let why { report(.warning(item, "started over: \(why)")) }
+        return download
+    }
+
+    /// Where the partial file of an earlier run can be continued, or why it cannot (nil reason:
+    /// there was nothing worth keeping). After a kill -9 in the same boot every byte in the file
+    /// is trusted (the page cache holds them); after a reboot only the durable ones.
+    static func resumePlan(_ previous: DownloadRecord, partialPath: String) -> (ResumePoint?, why: String?) {
+        guard previous.partialPath == partialPath, let size = fileSize(partialPath), size > 0 else { return (nil, nil) }
+        let trusted = previous.dataBoot == ProcessOwner.currentBoot ? size : min(size, previous.durableBytes)
+        guard trusted > 0 else { return (nil, nil) }
+        guard let validator = previous.resumeValidator else {
+            return (nil, "no ETag or Last-Modified was recorded to check the partial file against")
+        }
+        if let total = previous.total, trusted > total {
+            return (nil, "the partial file (\(trusted) bytes) is longer than the server's file (\(total) bytes)")
+        }
+        return (ResumePoint(offset: trusted, validator: validator, total: previous.total), nil)
+    }
+
+    private func settleEarly(
+        _ index: Int, _ item: DownloadItem, _ state: DownloadResult.State, path: String? = nil, error: String,
+        report: (DownloadUpdate) -> Void
+    ) {
+        let result = DownloadResult(item: item, state: state, path: path, bytes: 0, error: error)
+        results[index] = result
+        report(.finished(result))
+    }
+
+    /// The partial file's name: a stable hash of the episode's key.
+    static func partialName(feed: String, identity: String) -> String {
+        StableHash.hex(feed + "\n" + identity) + ".part"
+    }
+
+    static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+}

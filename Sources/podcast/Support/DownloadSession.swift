@@ -1,0 +1,35 @@
+import ArgumentParser
+import PodcastKit
+
+/// Runs a batch in the terminal for `download` and `resume`: the live progress display, Ctrl-C
+/// handled as "pause and keep everything", the summary or JSON, and the contract's exit code.
+enum DownloadSession {
+    static func run(_ items: [DownloadItem], batch: DownloadBatch, output: OutputOptions, context: CommandContext) throws {
+        let started = ContinuousClock.now
+        Interruption.forward(to: batch.interrupter)
+        let display = ProgressDisplay(console: context.console)
+        let outcome: BatchOutcome
+        do {
+            defer { display.close() }
+            outcome = try batch.run(items) { display.show($0) }
+        }
+
+        let rendering = DownloadRendering(results: outcome.results, elapsed: ContinuousClock.now - started)
+        if output.json {
+            context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
+        }
+        context.console.message(rendering.summary)
+        switch outcome.stop {
+        case .interrupted:
+            context.console.message("interrupted: unfinished episodes are paused with their data kept; run podcast resume to continue")
+            throw ExitCode(ExitStatus.interrupted)
+        case .storageFull(let reason):
+            context.console.message("error: stopped every download: \(reason); free some space, then run podcast resume")
+            throw ExitCode(ExitStatus.operationFailed)
+        case nil:
+            if outcome.results.contains(where: { $0.state == .failed }) {
+                throw ExitCode(ExitStatus.operationFailed)
+            }
+        }
+    }
+}

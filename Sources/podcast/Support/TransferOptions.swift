@@ -1,0 +1,70 @@
+import ArgumentParser
+import FoundationEssentials
+import PodcastKit
+
+/// The options of every command that downloads (`download`, `resume`); each also has a key in the
+/// configuration file, which the option overrides.
+struct TransferOptions: ParsableArguments {
+    @Option(help: "Episodes downloaded at once (1–16; default 3, or `concurrency` in the configuration file).")
+    var concurrency: Int?
+
+    @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).")
+    var episodesDir: String?
+
+    @Option(help: "Cap the whole run's speed, in bytes per second, with k or M (500k, 2M).")
+    var limitRate: String?
+
+    @Option(help: "A transfer slower than 1 KiB/s for this many seconds has stalled; it continues from where it stopped.")
+    var stallTimeout: Int?
+
+    @Option(help: "Attempts in a row without progress before an episode fails (default 6).")
+    var retries: Int?
+
+    @Option(help: "Send this User-Agent instead of podcast/<version>.")
+    var userAgent: String?
+
+    @Option(help: "An extra request header, 'Name: value' (repeatable).")
+    var header: [String] = []
+
+    func validate() throws {
+        if let concurrency, !(1...16).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)")
+        }
+        if let limitRate, ByteRate.bytesPerSecond(limitRate) == nil {
+            throw ValidationError("--limit-rate takes bytes per second such as 500k or 2M, not \"\(limitRate)\"")
+        }
+        if let stallTimeout, stallTimeout < 1 { throw ValidationError("--stall-timeout must be 1 or more seconds") }
+        if let retries, retries < 1 { throw ValidationError("--retries must be 1 or more") }
+        for header in header where !header.contains(":") {
+            throw ValidationError("--header takes 'Name: value', not \"\(header)\"")
+        }
+    }
+
+    /// A batch with these options over the configuration file's settings.
+    func batch(store: StateStore, context: CommandContext) -> DownloadBatch {
+        let configuration = context.configuration
+        var http = configuration.httpSettings
+        if let userAgent { http.userAgent = userAgent }
+        if let stallTimeout { http.stallTimeout = stallTimeout }
+        http.extraHeaders = header
+        let settings = TransferEngine.Settings(
+            concurrency: concurrency ?? configuration.concurrency ?? 3,
+            rateLimit: limitRate.flatMap(ByteRate.bytesPerSecond) ?? configuration.limitRate, http: http)
+        // The option, then the environment, then the configuration file, then the default.
+        let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = episodesDir ?? fromEnvironment ?? configuration.episodesDirectory ?? context.paths.episodesDirectory
+        return DownloadBatch(
+            store: store, episodesDirectory: Self.absolute(directory, environment: context.environment),
+            settings: settings, policy: configuration.retryPolicy(retries: retries))
+    }
+
+    /// `path` with `~` expanded and made absolute, so records name files that every later run,
+    /// from any directory, can find.
+    static func absolute(_ path: String, environment: [String: String]) -> String {
+        var expanded = path
+        if expanded == "~" || expanded.hasPrefix("~/") {
+            expanded = (environment["HOME"] ?? "") + expanded.dropFirst()
+        }
+        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+    }
+}
