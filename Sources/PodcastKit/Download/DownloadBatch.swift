@@ -95,7 +95,8 @@ public final class DownloadBatch {
         download.attemptResumed = resume != nil
         let notBefore = wait.map { ContinuousClock.now + $0 }
         engine.start(TransferRequest(
-            id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume, notBefore: notBefore))
+            id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume,
+            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength))
     }
 
     /// Decides what follows a failed attempt.

@@ -150,6 +150,14 @@ extension StateStore {
                 ALTER TABLE downloads ADD COLUMN speed            REAL;
                 """
         ),
+        Migration(
+            summary: "the enclosure's podcast:integrity digest, kept with the listing and the download",
+            sql: """
+                -- As the feed gives it: "<type> <value>", e.g. "sri sha384-…"; checked before a file is final.
+                ALTER TABLE listing_items ADD COLUMN integrity TEXT;
+                ALTER TABLE downloads ADD COLUMN integrity TEXT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -30,6 +30,15 @@ final class Transfer {
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
     private static let receiveBuffer = 256 * 1024
 
+    /// The receive buffer for a file of about `length` bytes: no bigger than the file (rounded up
+    /// to 16 KiB, libcurl's default), so many small files in flight do not cost 256 KiB each.
+    /// Lengths under 4 KiB are the placeholders feeds use (0, 1, 1024) and are not believed.
+    static func receiveBuffer(forLength length: Int64?) -> Int {
+        guard let length, length >= 4096 else { return receiveBuffer }
+        let rounded = (Int(clamping: length) + 16 * 1024 - 1) / (16 * 1024) * (16 * 1024)
+        return min(receiveBuffer, rounded)
+    }
+
     /// Opens the partial file (truncated to the resume offset, or to nothing) and prepares the
     /// handle; fails only locally.
     init(request: TransferRequest, settings: HTTPSettings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(FailedTransfer) {
@@ -56,7 +65,7 @@ final class Transfer {
         }
         self.easy = easy
         sample = (offset, .now)
-        easy.set(CURLOPT_BUFFERSIZE, Self.receiveBuffer)
+        easy.set(CURLOPT_BUFFERSIZE, Self.receiveBuffer(forLength: request.expectedLength))
         if let resume = request.resume {
             easy.set(CURLOPT_RANGE, "\(resume.offset)-")
         }

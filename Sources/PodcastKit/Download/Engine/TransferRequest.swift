@@ -12,11 +12,13 @@ public struct TransferRequest: Sendable, Equatable {
     public var resume: ResumePoint?
     /// Not before this instant (a back-off or a server's Retry-After); nil for as soon as a slot is free.
     public var notBefore: ContinuousClock.Instant?
+    /// The size the feed announces, if any: a small file gets a small receive buffer.
+    public var expectedLength: Int64?
 
     /// Creates a request.
     public init(
         id: Int, url: String, partialPath: String, expectsMedia: Bool = true, resume: ResumePoint? = nil,
-        notBefore: ContinuousClock.Instant? = nil
+        notBefore: ContinuousClock.Instant? = nil, expectedLength: Int64? = nil
     ) {
         self.id = id
         self.url = url
@@ -24,6 +26,7 @@ public struct TransferRequest: Sendable, Equatable {
         self.expectsMedia = expectsMedia
         self.resume = resume
         self.notBefore = notBefore
+        self.expectedLength = expectedLength
     }
 }
 
