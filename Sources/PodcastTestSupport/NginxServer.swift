@@ -15,8 +15,9 @@ public final class NginxServer: Sendable {
     private let process: ChildProcess
     private let prefix: TemporaryDirectory
 
-    /// Starts nginx and waits (boundedly) until it accepts connections.
-    public init() async throws {
+    /// Starts nginx and waits (boundedly) until it accepts connections; `limitRate` (bytes per
+    /// second, per connection, nginx's `limit_rate`) slows every answer so a test can interrupt it.
+    public init(limitRate: Int? = nil) async throws {
         root = try TemporaryDirectory(prefix: "nginx-root")
         prefix = try TemporaryDirectory(prefix: "nginx-prefix")
         // Reserve a free port, then hand it to nginx (a tiny window in which another test could take it).
@@ -31,7 +32,12 @@ public final class NginxServer: Sendable {
             error_log \(prefix.path("error.log")) warn;
             events { worker_connections 256; }
             http {
-                access_log off;
+                # One line per answer: what was asked (Range, If-Range) and how many body bytes went out.
+                log_format transfer '$status $body_bytes_sent $request_uri "$http_range" "$http_if_range"';
+                access_log \(prefix.path("access.log")) transfer;
+                # With limit_rate, nginx sends a whole sendfile_max_chunk (2 MiB by default) and then
+                # waits; 16 KiB pieces make the pace smooth, so an interruption can land anywhere.
+                \(limitRate.map { "limit_rate \($0); sendfile_max_chunk 16k;" } ?? "")
                 client_body_temp_path \(prefix.path("body"));
                 proxy_temp_path \(prefix.path("proxy"));
                 sendfile on;
@@ -58,6 +64,13 @@ public final class NginxServer: Sendable {
         let file = root.url.appending(path: path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: file)
+    }
+
+    /// The answers nginx has logged so far, in the order they ended (an answer is logged when it
+    /// ends, also when the client went away in the middle of it).
+    public func accessLog() -> [NginxLogEntry] {
+        let text = (try? String(contentsOfFile: prefix.path("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { NginxLogEntry(line: String($0)) }
     }
 
     /// Stops nginx and waits for it to exit. SIGKILL: it holds no state worth a graceful exit, and

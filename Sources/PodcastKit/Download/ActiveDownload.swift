@@ -31,8 +31,9 @@ final class ActiveDownload {
     func accept(_ response: TransferResponse) {
         self.response = response
         lastCheckpoint = nil
-        record.etag = response.etag
-        record.lastModified = response.lastModified
+        // No validator for an encoded body: its partial file is never continued, only restarted.
+        record.etag = response.encoded ? nil : response.etag
+        record.lastModified = response.encoded ? nil : response.lastModified
         record.total = response.total
         record.effectiveURL = response.effectiveURL
         if response.startedOver != nil {

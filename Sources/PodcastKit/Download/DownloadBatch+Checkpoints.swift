@@ -3,6 +3,8 @@ extension DownloadBatch {
     /// comes first; a small one only at its end (design notes: fsync is what makes aria2 slow).
     static let checkpointBytes: Int64 = 16 * 1024 * 1024
     static let checkpointInterval = Duration.seconds(10)
+    /// Answers for files at least this large have their validator recorded as soon as they arrive.
+    static let recordAtOnceBytes: Int64 = 1024 * 1024
     /// How often the progress buffer learns where running downloads stand (for `status`).
     static let progressWriteInterval = Duration.seconds(1)
 

@@ -86,7 +86,14 @@ extension DownloadBatch {
     /// is trusted (the page cache holds them); after a reboot only the durable ones.
     static func resumePlan(_ previous: DownloadRecord, partialPath: String) -> (ResumePoint?, why: String?) {
         guard previous.partialPath == partialPath, let size = fileSize(partialPath), size > 0 else { return (nil, nil) }
-        let trusted = previous.dataBoot == ProcessOwner.currentBoot ? size : min(size, previous.durableBytes)
+        let sameBoot = previous.dataBoot == ProcessOwner.currentBoot
+        // Every count in the record was true of the file when written; a file holding less has
+        // lost data the record vouched for, and nothing in it can be trusted.
+        let vouched = sameBoot ? previous.bytes : previous.durableBytes
+        if vouched > size {
+            return (nil, "the record says \(vouched) bytes were saved but the partial file holds \(size)")
+        }
+        let trusted = sameBoot ? size : previous.durableBytes
         guard trusted > 0 else { return (nil, nil) }
         guard let validator = previous.resumeValidator else {
             return (nil, "no ETag or Last-Modified was recorded to check the partial file against")

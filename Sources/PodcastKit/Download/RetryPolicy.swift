@@ -78,6 +78,8 @@ public struct RetryPolicy: Sendable {
                 return .resumeNow
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):
                 return .fail(final: true)
+            case .badContentEncoding where resumed:
+                return .startOver
             case .unsupportedURL, .tooManyRedirects, .bodyTooLarge:
                 return .fail(final: true)
             default:

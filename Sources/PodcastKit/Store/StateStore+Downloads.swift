@@ -43,13 +43,13 @@ extension StateStore {
         }
     }
 
-    /// Downloads that can be continued, oldest first: paused ones, ones whose process is gone, and
-    /// failed ones whose error a retry may fix.
+    /// Downloads that can be continued, oldest first: paused ones, ones whose process is gone,
+    /// failed ones whose error a retry may fix, and ones whose state cannot be read (they start over).
     public func unfinishedDownloads() throws(StoreError) -> [DownloadRecord] {
         try read { () throws(SQLiteError) in
             let query = try connection.prepare("""
                 SELECT \(Self.downloadColumns) FROM downloads
-                WHERE state IN ('queued', 'downloading', 'paused', 'failed') AND final_error = 0
+                WHERE state != 'downloaded' AND final_error = 0
                 ORDER BY updated_at
                 """)
             var records: [DownloadRecord] = []
@@ -139,20 +139,20 @@ extension StateStore {
         }
     }
 
-    private static let downloadColumns = """
+    static let downloadColumns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
         durable_bytes, data_boot, failures, final_error, speed
         """
 
-    private func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
+    func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
         let query = try prepared("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity")
         try query.bind(feed, named: ":feed")
         try query.bind(identity, named: ":identity")
         return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
     }
 
-    private static func downloadRecord(from row: SQLiteStatement) throws(SQLiteError) -> DownloadRecord {
+    static func downloadRecord(from row: SQLiteStatement) throws(SQLiteError) -> DownloadRecord {
         var record = DownloadRecord(
             feed: try row.string(at: 0), identity: try row.string(at: 1), podcastTitle: try row.string(at: 2),
             title: try row.string(at: 3), url: try row.string(at: 4), mediaType: row.optionalString(at: 6),
@@ -180,7 +180,7 @@ extension StateStore {
         return record
     }
 
-    private func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
+    func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
         let statement = try prepared("""
             INSERT OR REPLACE INTO downloads (\(Self.downloadColumns), updated_at) VALUES (
                 :feed, :identity, :podcast_title, :title, :url, :effective_url, :media_type, :published, :state,

@@ -192,6 +192,9 @@ final class Transfer {
             }
         }
         var startedOver: String?
+        let encoded = easy.header("content-encoding").map { $0.lowercased() != "identity" } ?? false
+        // Ranges of an encoded body count encoded bytes; the partial file holds decoded ones.
+        if status == 206 && encoded { return .startOver("the server compresses the file, so it cannot be continued") }
         if status == 206 {
             let range = ContentRange(easy.header("content-range"))
             guard let resume = request.resume, let range, range.first == resume.offset,
@@ -204,11 +207,11 @@ final class Transfer {
                 guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
                 written = 0
             }
-            total = easy.header("content-encoding") == nil ? easy.contentLength : nil
+            total = encoded ? nil : easy.contentLength
         }
         onEvent(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: easy.header("etag"),
-            lastModified: easy.header("last-modified"), startedOver: startedOver)))
+            lastModified: easy.header("last-modified"), encoded: encoded, startedOver: startedOver)))
         return nil
     }
 

@@ -62,6 +62,9 @@ public struct TransferResponse: Sendable, Equatable {
     public var etag: String?
     /// The response's Last-Modified.
     public var lastModified: String?
+    /// True when the body is content-encoded (gzip and the like) although the identity was asked
+    /// for: libcurl decodes it, so such a transfer cannot be continued with a range.
+    public var encoded: Bool
     /// Why a resumed transfer is taking the whole file again (the partial was truncated), if it is.
     public var startedOver: String?
 }
