@@ -28,6 +28,17 @@ import Testing
         #expect(feed.episodes.first?.enclosure?.url == "https://h/e.mp3?q=1&r=2&s=3")
     }
 
+    @Test(arguments: 1...12)
+    func brokenUTF8BesideReferencesIsRepairedTheSameWhereverPiecesEnd(pieceSize: Int) throws {
+        var bytes = Array("<rss><channel><title>\u{201C}Caf".utf8)
+        bytes += [0xE9, 0x26, 0x93]  // "é&“" in Windows-1252: a bare ampersand between broken bytes
+        bytes += Array("&eacute;</title><item><title><![CDATA[a &amp; ]]]]>&gt;".utf8) + [0x94]
+        bytes += Array("</title></item></channel></rss>".utf8)
+        let feed = try parseFeed(Data(bytes), pieceSize: pieceSize).feed
+        #expect(feed.title == "\u{201C}Café&“é")
+        #expect(feed.episodes.first?.title == "a &amp; ]]>”")
+    }
+
     @Test(arguments: 1...8)
     func ampersandAtAPieceBoundaryIsKept(pieceSize: Int) throws {
         let document = "<rss><channel><title>R&</title><item><title>&</title></item></channel></rss>"

@@ -65,14 +65,29 @@ extension FeedBuilder {
         var rssLink: String?
         var atomLink: String?
         var guidIsPermaLink = false
-        var description: String?
-        var summary: String?
-        var subtitle: String?
-        var contentEncoded: String?
-        var atomContent: String?
-        var mediaDescription: String?
+        /// The show notes as plain text, from the best-ranked candidate read so far that has any.
+        private var notes: (text: String, rank: Int)?
+        /// The ranks of the candidates already offered: only the first non-empty element of each
+        /// kind counts.
+        private var offeredRanks = Set<Int>()
         var published: Date?
         var updated: Date?
+
+        /// Whether a show-notes candidate of `rank` could still be chosen. Its text need not be
+        /// kept otherwise (only counted).
+        func wantsNotes(rank: Int) -> Bool {
+            !offeredRanks.contains(rank) && rank < notes?.rank ?? Int.max
+        }
+
+        /// Offers the text of a show-notes candidate of `rank` (HTML or plain, not blank): the
+        /// notes are the plain text of the best-ranked candidate that has any, and of each rank
+        /// only the first candidate counts. Converted at once, so no raw text is kept.
+        func offerNotes(_ html: String, rank: Int) {
+            guard wantsNotes(rank: rank) else { return }
+            offeredRanks.insert(rank)
+            let text = HTMLText.plainText(html)
+            if !text.isEmpty { notes = (text, rank) }
+        }
 
         /// The finished episode, its URLs made absolute (those not already) against `resolver`.
         func episode(resolver: URLResolver) -> Episode {
@@ -92,8 +107,7 @@ extension FeedBuilder {
             episode.published = published ?? updated
             episode.image = episode.image ?? mediaThumbnail.flatMap(resolver.resolve)
                 ?? mediaContents.lazy.filter(\.isImage).compactMap { $0.url.flatMap(resolver.resolve) }.first
-            episode.description = [description, summary, contentEncoded, atomContent, mediaDescription, subtitle].lazy
-                .compactMap { $0 }.map(HTMLText.plainText).first { !$0.isEmpty }
+            episode.description = notes?.text
             if episode.title.isEmpty {
                 episode.title = fallbackTitle ?? episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
             }

@@ -29,7 +29,12 @@ final class FeedBuilder: XMLEventHandler {
     /// The resolver of each open element: its `xml:base`, else its parent's (parallel to `stack`).
     private var bases: [URLResolver] = []
     private var text: [UInt8] = []
-    /// The depth of the element whose text is being kept; nested markup's text is kept with it.
+    /// How many bytes of the current element's text were read (up to `maxTextBytes`).
+    private var textLength = 0
+    /// True when the current element's text is only counted, not kept: a show-notes candidate
+    /// that can no longer be chosen.
+    private var discardsText = false
+    /// The depth of the element whose text is being read; nested markup's text is read with it.
     private var captureDepth: Int?
     /// How the kept text is written, for Atom text constructs that say (`type`).
     private var captureType: AtomTextType?
@@ -76,10 +81,12 @@ final class FeedBuilder: XMLEventHandler {
         let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
             : startChannelElement(name, parent: parent, attributes: attributes)
         fields.append(field)
-        if field != nil {
+        if let field {
             captureDepth = stack.count
             captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
             text.removeAll(keepingCapacity: true)
+            textLength = 0
+            discardsText = field.notesRank.map { item?.wantsNotes(rank: $0) == false } ?? false
         }
     }
 
@@ -87,9 +94,7 @@ final class FeedBuilder: XMLEventHandler {
         guard let name = stack.last else { return }
         if captureDepth == stack.count, let field = fields.last ?? nil {
             captureDepth = nil
-            let raw = String(decoding: UTF8Repair.replacingC1Controls(text), as: UTF8.self)
-            let value = Self.readable(raw, field, captureType)
-            if item != nil { endItemField(field, value) } else { endChannelField(field, value) }
+            if !discardsText { endField(field) }
         }
         if isItemElement(name), stack.count == itemDepth, let finished = item {
             item = nil
@@ -106,14 +111,29 @@ final class FeedBuilder: XMLEventHandler {
 
     func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard captureDepth != nil else { return }
-        let room = Self.maxTextBytes - text.count
+        let room = Self.maxTextBytes - textLength
         guard room > 0 else { return }
-        if bytes.count > room {
-            truncatedTexts += 1
-            text.append(contentsOf: bytes.prefix(room))
+        if bytes.count > room { truncatedTexts += 1 }
+        let kept = min(bytes.count, room)
+        textLength += kept
+        if !discardsText { text.append(contentsOf: bytes.prefix(kept)) }
+    }
+
+    /// Hands the text read for `field` on: as written (or as an Atom type says to read it) for
+    /// fields that keep markup, else trimmed, straight from the bytes.
+    private func endField(_ field: Field) {
+        let bytes = Windows1252.replacingC1Controls(text)
+        let value: String
+        let trimmed: String
+        if field.keepsMarkup || captureType != nil {
+            value = Self.readable(String(decoding: bytes, as: UTF8.self), field, captureType)
+            trimmed = value.trimmingWhitespace()
         } else {
-            text.append(contentsOf: bytes)
+            trimmed = bytes.withUnsafeBufferPointer(String.init(trimmingWhitespace:))
+            value = trimmed
         }
+        guard !trimmed.isEmpty else { return }
+        if item != nil { endItemField(field, value, trimmed) } else { endChannelField(field, value, trimmed) }
     }
 
     // MARK: Channel
@@ -195,9 +215,9 @@ final class FeedBuilder: XMLEventHandler {
         }
     }
 
-    private func endChannelField(_ field: Field, _ value: String) {
-        let trimmed = value.trimmingWhitespace()
-        guard !trimmed.isEmpty else { return }
+    /// Records a channel field's text: `value` as written for fields that keep markup, and
+    /// `trimmed`, which is not empty.
+    private func endChannelField(_ field: Field, _ value: String, _ trimmed: String) {
         switch field {
         case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
         case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
@@ -327,21 +347,19 @@ final class FeedBuilder: XMLEventHandler {
         }
     }
 
-    private func endItemField(_ field: Field, _ value: String) {
+    /// Records an item field's text: `value` as written for fields that keep markup, and
+    /// `trimmed`, which is not empty.
+    private func endItemField(_ field: Field, _ value: String, _ trimmed: String) {
         guard let draft = item else { return }
-        let trimmed = value.trimmingWhitespace()
-        guard !trimmed.isEmpty else { return }
+        if let rank = field.notesRank {
+            draft.offerNotes(value, rank: rank)
+            return
+        }
         switch field {
         case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
         case .itemFallbackTitle: draft.fallbackTitle = draft.fallbackTitle ?? trimmed.singleLine()
         case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
         case .itemLink: draft.rssLink = draft.rssLink ?? base.resolve(trimmed)
-        case .itemDescription: draft.description = draft.description ?? value
-        case .itemSummary: draft.summary = draft.summary ?? value
-        case .itemSubtitle: draft.subtitle = draft.subtitle ?? value
-        case .itemContentEncoded: draft.contentEncoded = draft.contentEncoded ?? value
-        case .itemAtomContent: draft.atomContent = draft.atomContent ?? value
-        case .itemMediaDescription: draft.mediaDescription = draft.mediaDescription ?? value
         case .itemPublished: draft.published = draft.published ?? FeedDate.parse(trimmed)
         case .itemUpdated: draft.updated = draft.updated ?? FeedDate.parse(trimmed)
         case .itemDuration: draft.episode.duration = draft.episode.duration ?? EpisodeDuration.seconds(trimmed)

@@ -17,8 +17,8 @@ public final class FeedParser {
     private let builder: FeedBuilder
     private var start: [UInt8] = []
     private var state = State.sniffing
-    private var repair: UTF8Repair?
-    private var references: ReferenceRepair?
+    /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none.
+    private var repair: InputRepair?
     private var skippedLines = 0
 
     private enum State {
@@ -71,8 +71,7 @@ public final class FeedParser {
         case .parsing(let parser), .stopped(let parser): xml = parser
         }
         if case .parsing = state {
-            let tail = repair?.finish() ?? []
-            tail.withUnsafeBytes { escape($0, to: xml, final: true) }
+            feed(UnsafeRawBufferPointer(start: nil, count: 0), to: xml, final: true)
             xml.finish()
         }
         if let root = builder.rejectedRoot {
@@ -116,14 +115,15 @@ public final class FeedParser {
         case .xml(let skip, let lines, let encoding):
             skippedLines = lines
             let override: String?
+            var repairsUTF8 = false
             switch encoding {
             case .utf8:
-                repair = UTF8Repair()
+                repairsUTF8 = true
                 override = "UTF-8"
             case .decodedByLibXML(let name):
                 if let name, xmlFindCharEncodingHandler(name) == nil {
                     // A charset libxml2 does not know ("utf8mb4", "binary"): read it as UTF-8.
-                    repair = UTF8Repair()
+                    repairsUTF8 = true
                     override = "UTF-8"
                 } else {
                     override = name
@@ -131,7 +131,7 @@ public final class FeedParser {
             }
             // Encodings in which the byte of `&` can be part of another character are left alone.
             let unsafe = override.map { ["UTF-16", "UTF-32", "UCS-", "ISO-2022", "UTF-7", "HZ"].contains(where: $0.uppercased().hasPrefix) } ?? false
-            references = unsafe ? nil : ReferenceRepair()
+            repair = unsafe ? nil : InputRepair(utf8: repairsUTF8)
             guard let xml = XMLPushParser(handler: builder, documentURL: source, encoding: override) else {
                 state = .rejected(.notXML)
                 return
@@ -147,38 +147,38 @@ public final class FeedParser {
         }
     }
 
-    /// Hands bytes to libxml2 through the repairs the encoding allows: UTF-8, then references.
-    private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser) {
-        if repair != nil {
-            let repaired = repair?.repair(bytes) ?? []
-            repaired.withUnsafeBytes { escape($0, to: xml, final: false) }
-        } else {
-            escape(bytes, to: xml, final: false)
-        }
-    }
-
-    private func escape(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool) {
-        guard var repair = references else {
+    /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.
+    private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool = false) {
+        guard var repair else {
             xml.parse(bytes)
             return
         }
+        // Taken out while it works, so that it is not copied on write.
+        self.repair = nil
         repair.process(bytes, final: final) { xml.parse($0) }
-        references = repair
+        self.repair = repair
     }
 
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of
     /// an identity; returns how many were dropped.
     static func orderNewestFirst(_ episodes: inout [Episode]) -> Int {
-        let ordered = episodes.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.published, rhs.element.published) {
+        // Indices are sorted, not episodes: a long feed is then copied once, not three times.
+        let order = episodes.indices.sorted { lhs, rhs in
+            switch (episodes[lhs].published, episodes[rhs].published) {
             case let (left?, right?) where left != right: return left > right
             case (.some, nil): return true
             case (nil, .some): return false
-            default: return lhs.offset < rhs.offset
+            default: return lhs < rhs
             }
         }
-        var seen = Set<String>()
-        episodes = ordered.map(\.element).filter { seen.insert($0.identity).inserted }
-        return ordered.count - episodes.count
+        var seen = Set<String>(minimumCapacity: episodes.count)
+        var ordered: [Episode] = []
+        ordered.reserveCapacity(episodes.count)
+        for index in order where seen.insert(episodes[index].identity).inserted {
+            ordered.append(episodes[index])
+        }
+        let dropped = episodes.count - ordered.count
+        episodes = ordered
+        return dropped
     }
 }

@@ -53,13 +53,14 @@ public enum HTMLText {
                 case Byte.ampersand:
                     readReference()
                 default:
-                    readTextByte()
+                    readTextByte(within: input.count)
                 }
             }
         }
 
-        /// Handles one byte (or a no-break space or C1 control's two) of ordinary text.
-        private mutating func readTextByte() {
+        /// Handles one byte (or a no-break space or C1 control's two) of ordinary text, and the
+        /// plain text after it up to `limit`.
+        private mutating func readTextByte(within limit: Int) {
             let byte = input[position]
             position += 1
             switch byte {
@@ -76,7 +77,26 @@ public enum HTMLText {
                 pendingSpace = true
             default:
                 emitVisible(byte)
+                copyPlainRun(within: limit)
             }
+        }
+
+        /// After a visible byte, copies the printable ASCII that follows it, single spaces between
+        /// words included, up to the next byte that needs a look: what `emitVisible` would write
+        /// byte by byte, as nothing is pending there.
+        private mutating func copyPlainRun(within limit: Int) {
+            var end = position
+            while end < limit {
+                if Byte.isPlainVisible(input[end]) {
+                    end += 1
+                } else if input[end] == Byte.space, end + 1 < limit, Byte.isPlainVisible(input[end + 1]) {
+                    end += 2
+                } else {
+                    break
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
+            position = end
         }
 
         // MARK: Output
@@ -226,7 +246,7 @@ public enum HTMLText {
         private mutating func readCDATA() {
             let contentEnd = index(of: Byte.cdataClose, from: position + Byte.cdataOpen.count) ?? input.count
             position += Byte.cdataOpen.count
-            while position < contentEnd { readTextByte() }
+            while position < contentEnd { readTextByte(within: contentEnd) }
             position = min(contentEnd + Byte.cdataClose.count, input.count)
         }
 
@@ -384,6 +404,11 @@ public enum HTMLText {
         static let cdataClose: [UInt8] = Array("]]>".utf8)
 
         static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+
+        /// Printable ASCII other than space and the `<` and `&` that start markup and references.
+        static func isPlainVisible(_ byte: UInt8) -> Bool {
+            byte > space && byte < 0x7F && byte != lessThan && byte != ampersand
+        }
 
         static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
             isASCIILetter(byte) || byte &- UInt8(ascii: "0") < 10

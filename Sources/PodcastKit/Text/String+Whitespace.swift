@@ -26,6 +26,19 @@ extension String {
         return String(trimmed[from...to])
     }
 
+    /// The UTF-8 `bytes` without leading and trailing white space: what
+    /// `String(decoding: bytes, as: UTF8.self).trimmingWhitespace()` returns, without making the
+    /// untrimmed string first.
+    init(trimmingWhitespace bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        var end = bytes.count
+        while start < end, Self.isASCIIWhitespace(bytes[start]) { start += 1 }
+        while end > start, Self.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        // Only an edge that is not ASCII (a no-break space, say) can still be white space.
+        self = start < end && (bytes[start] >= 0x80 || bytes[end - 1] >= 0x80) ? text.trimmingWhitespace() : text
+    }
+
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PodcastKit
 
 /// `podcast episodes <feed>`: fetch, parse and list a feed's episodes, newest first.
@@ -58,7 +59,9 @@ struct Episodes: ParsableCommand {
         let records = try store.downloadRecords(feed: fetched.url)
         let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         if output.json {
-            context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
+            // Streamed: the document of a long feed is never held whole.
+            rendering.json.write(pretty: context.console.stdoutIsTerminal) { Console.write($0, to: STDOUT_FILENO) }
+            context.console.print("")
             return
         }
         if listing.items.isEmpty {

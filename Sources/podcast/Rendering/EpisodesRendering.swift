@@ -45,7 +45,7 @@ struct EpisodesRendering {
         return TextTable(columns: columns, rows: rows)
     }
 
-    /// The contract's `{"feed", "episodes"}` document.
+    /// The contract's `{"feed", "episodes"}` document; each episode's part is made as it is written.
     var json: JSONValue {
         .object([
             ("feed", .object([
@@ -57,34 +57,36 @@ struct EpisodesRendering {
                 ("image", .string(feed.image)),
                 ("language", .string(feed.language)),
             ])),
-            ("episodes", .array(episodes.enumerated().map { index, episode in
+            ("episodes", .generatedArray(count: count) { index in episodeJSON(feed.episodes[index], number: index + 1) }),
+        ])
+    }
+
+    private func episodeJSON(_ episode: Episode, number: Int) -> JSONValue {
+        .object([
+            ("number", .int(number)),
+            ("guid", .string(episode.guid)),
+            ("title", .string(episode.title)),
+            ("published", .string(episode.published.map(UTCDate.iso8601))),
+            ("duration", .int(episode.duration)),
+            ("description", .string(episode.description)),
+            ("link", .string(episode.link)),
+            ("image", .string(episode.image)),
+            ("season", .int(episode.season)),
+            ("episode", .int(episode.episodeNumber)),
+            ("episode_type", .string(episode.episodeType)),
+            ("enclosure", episode.enclosure.map { enclosure in
                 .object([
-                    ("number", .int(index + 1)),
-                    ("guid", .string(episode.guid)),
-                    ("title", .string(episode.title)),
-                    ("published", .string(episode.published.map(UTCDate.iso8601))),
-                    ("duration", .int(episode.duration)),
-                    ("description", .string(episode.description)),
-                    ("link", .string(episode.link)),
-                    ("image", .string(episode.image)),
-                    ("season", .int(episode.season)),
-                    ("episode", .int(episode.episodeNumber)),
-                    ("episode_type", .string(episode.episodeType)),
-                    ("enclosure", episode.enclosure.map { enclosure in
-                        .object([
-                            ("url", .string(enclosure.url)),
-                            ("type", .string(enclosure.type)),
-                            ("length", .int(enclosure.length.map { Int($0) })),
-                        ])
-                    } ?? .null),
-                    ("transcripts", .array(episode.transcripts.map { transcript in
-                        .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
-                    })),
-                    ("chapters_url", .string(episode.chaptersURL)),
-                    ("state", .string(state(of: episode))),
-                    ("path", .string(path(of: episode))),
+                    ("url", .string(enclosure.url)),
+                    ("type", .string(enclosure.type)),
+                    ("length", .int(enclosure.length.map { Int($0) })),
                 ])
+            } ?? .null),
+            ("transcripts", .array(episode.transcripts.map { transcript in
+                .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
             })),
+            ("chapters_url", .string(episode.chaptersURL)),
+            ("state", .string(state(of: episode))),
+            ("path", .string(path(of: episode))),
         ])
     }
 

@@ -13,7 +13,7 @@ struct FeedSniffer {
 
     /// How the bytes are to be decoded.
     enum Encoding: Equatable {
-        /// UTF-8 (or its subset ASCII): repaired by `UTF8Repair`, then given to libxml2 as UTF-8
+        /// UTF-8 (or its subset ASCII): repaired by `InputRepair`, then given to libxml2 as UTF-8
         /// whatever the declaration says.
         case utf8
         /// Another encoding, which libxml2 decodes: from the document's own byte order mark or

@@ -26,13 +26,18 @@ struct XMLAttributes {
         for index in 0..<count {
             let base = pointers + index * 5
             guard let name = base[0], let start = base[3], let end = base[4] else { continue }
-            guard local.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: Int(strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))) else { continue }
+            guard strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), local) == 0 else { continue }
             let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : namespaces(base[1], base[2])
             guard attributeNamespace == namespace else { continue }
-            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-            return Self.decodingReferences(value).trimmingWhitespace()
+            return Self.text(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil
+    }
+
+    /// An attribute's raw value with references decoded and surrounding white space removed.
+    private static func text(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        guard raw.contains(UInt8(ascii: "&")) else { return String(trimmingWhitespace: raw) }
+        return decodingReferences(String(decoding: raw, as: UTF8.self)).trimmingWhitespace()
     }
 
     /// `value` with its character and entity references replaced. In SAX2 mode libxml2 leaves

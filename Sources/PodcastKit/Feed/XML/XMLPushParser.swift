@@ -17,7 +17,9 @@ final class XMLPushParser {
     /// How many entity declarations the document made (all ignored).
     private(set) var ignoredEntityDeclarations = 0
 
-    private unowned let handler: any XMLEventHandler
+    /// Not retained, and not checked on each of the many callbacks: the handler's owner (a
+    /// `FeedParser`) also owns this parser.
+    private unowned(unsafe) let handler: any XMLEventHandler
     private let context: xmlParserCtxtPtr
     private var namespaceCache: [UnsafeRawPointer: FeedNamespace] = [:]
     private var finished = false
