@@ -12,6 +12,12 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d "${TMPDIR:-/tmp}/podcast-demo.XXXXXX")
 server_pid=""
 cleanup() {
+    # A background worker the demo started and left running (the demo was interrupted) goes too.
+    local worker_pid
+    worker_pid=$(cat "${PODCAST_HOME:-$work/home}/worker.pid" 2>/dev/null || true)
+    if [ -n "$worker_pid" ] && tr '\0' ' ' <"/proc/$worker_pid/cmdline" 2>/dev/null | grep -q ' worker'; then
+        kill "$worker_pid" 2>/dev/null || true
+    fi
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
     rm -rf "$work"
 }
@@ -50,5 +56,15 @@ echo "\$ find \"\$PODCAST_HOME/Episodes\" -type f"
 find "$PODCAST_HOME/Episodes" -type f -not -path '*/.partial/*' | sort
 step search --media music --limit 3 sine
 step download 1-2
+# A background download: the command returns at once, a detached worker fetches the episode
+# (slowed down here so there is something to watch), and status --watch follows it to the end.
+step download 3 --background --limit-rate 100k \
+    --on-complete 'echo "on-complete: batch $PODCAST_BATCH finished; summary in $PODCAST_SUMMARY"'
+step status --watch
+step status
+echo
+echo "\$ cat \"\$PODCAST_HOME/worker.log\""
+for _ in $(seq 50); do grep -q '^on-complete:' "$PODCAST_HOME/worker.log" && break; sleep 0.1; done
+cat "$PODCAST_HOME/worker.log"
 echo
 echo "demo: done; the server is stopped and $work removed."

@@ -18,6 +18,8 @@ final class ActiveDownload {
     var plannedResume: ResumePoint?
     /// Whether the current attempt asked for a range.
     var attemptResumed = false
+    /// Whether the file was already fetched again because it did not match the feed's digest.
+    var refetchedForIntegrity = false
 
     init(id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String) {
         self.id = id

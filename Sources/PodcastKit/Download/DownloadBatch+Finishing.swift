@@ -11,6 +11,7 @@ extension DownloadBatch {
             guard let download = active[done.id] else { continue }
             download.received += done.received
             do {
+                guard try matchesPublishedDigest(download, report: report) else { continue }
                 try FileIO.syncData(download.partialPath)
                 let folder = folder(for: download.item)
                 if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
@@ -45,6 +46,36 @@ extension DownloadBatch {
             }
             settle(download, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
         }
+    }
+
+    /// Checks the file against the feed's `podcast:integrity` digest, when it gives one. The
+    /// first mismatch fetches the file again from the start (a corrupted transfer or a changed
+    /// file); the second fails the episode: the publisher's file or digest is wrong.
+    private func matchesPublishedDigest(_ download: ActiveDownload, report: (DownloadUpdate) -> Void) throws -> Bool {
+        guard let check = download.item.entry.integrity?.check, try !check.verify(file: download.partialPath) else {
+            return true
+        }
+        if !download.refetchedForIntegrity {
+            download.refetchedForIntegrity = true
+            report(.warning(download.item, "the file does not match the feed's \(check) digest: fetching it again"))
+            unlink(download.partialPath)
+            if let stop {
+                pause(download, bytes: 0, because: stop.reason, report: report)
+            } else {
+                start(download, resume: nil, after: nil)
+            }
+            return false
+        }
+        let reason = "the file does not match the \(check) digest the feed publishes (podcast:integrity), "
+            + "twice; the publisher's file or digest is wrong"
+        var record = download.record
+        record.state = .failed
+        record.error = reason
+        record.finalError = true
+        unlink(download.partialPath)
+        try? store.saveDownload(record)
+        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: reason), report: report)
+        return false
     }
 
     private func failToFinish(_ download: ActiveDownload, _ done: CompletedTransfer, _ error: any Error, report: (DownloadUpdate) -> Void) {

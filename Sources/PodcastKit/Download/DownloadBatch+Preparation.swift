@@ -20,6 +20,7 @@ extension DownloadBatch {
                 url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
             record.guid = item.entry.guid
             record.enclosureLength = item.entry.enclosureLength
+            record.integrity = item.entry.integrity
             record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
             record.state = .queued
             claimable.append((index, record))

@@ -17,14 +17,16 @@ public final class DownloadBatch {
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     var madeFolders: Set<String> = []
 
-    private var engine: TransferEngine?
+    var engine: TransferEngine?
     /// The episodes being fetched, by request id (the item's index).
     var active: [Int: ActiveDownload] = [:]
     var results: [Int: DownloadResult] = [:]
-    private var stop: BatchOutcome.Stop?
+    private(set) var stop: BatchOutcome.Stop?
     /// Hosts that asked (Retry-After) not to be asked again before an instant.
     private var hostsWaiting: [String: ContinuousClock.Instant] = [:]
     var lastProgressWrite = ContinuousClock.now
+    /// Pause and cancel requests from other processes (`podcast pause`, `podcast cancel`).
+    var stopRequests = StopRequests()
 
     /// A batch writing to `episodesDirectory` and recording progress in `store`.
     public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy()) {
@@ -72,10 +74,18 @@ public final class DownloadBatch {
                     download.accept(response)
                     if let why = response.startedOver {
                         report(.warning(download.item, "started over: \(why)"))
+                    }
+                    // A large file's validator is recorded at once, so a kill -9 in its first
+                    // seconds does not cost what arrived; small files wait for their end.
+                    if response.startedOver != nil || (response.total ?? 0) >= Self.recordAtOnceBytes {
+                        download.record.state = .downloading
+                        download.record.dataBoot = ProcessOwner.currentBoot
+                        download.lastCheckpoint = .now
                         try? store.saveDownload(download.record)
                     }
                 case .transfer(.progress(let snapshot)):
                     checkpoint(snapshot)
+                    pollStopRequests()
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.completed(let done)):
                     completed.append(done)
@@ -89,7 +99,7 @@ public final class DownloadBatch {
     }
 
     /// Starts (or restarts) an attempt: from `resume`, or from the start; not before `after`.
-    private func start(_ download: ActiveDownload, resume: ResumePoint?, after wait: Duration?) {
+    func start(_ download: ActiveDownload, resume: ResumePoint?, after wait: Duration?) {
         guard let engine else { return }
         download.response = nil
         download.attemptResumed = resume != nil
@@ -103,6 +113,7 @@ public final class DownloadBatch {
     private func handle(_ failure: FailedTransfer, report: (DownloadUpdate) -> Void) {
         guard let download = active[failure.id] else { return }
         download.received += failure.received
+        if honourStopRequest(download, failure, report: report) { return }
         if let stop {
             pause(download, bytes: failure.bytes, because: stop.reason, report: report)
             return
@@ -158,7 +169,7 @@ public final class DownloadBatch {
     }
 
     /// Ends `download` as paused, with its resume data made durable.
-    private func pause(_ download: ActiveDownload, bytes: Int64, because reason: String, report: (DownloadUpdate) -> Void) {
+    func pause(_ download: ActiveDownload, bytes: Int64, because reason: String, report: (DownloadUpdate) -> Void) {
         var record = download.record
         record.state = .paused
         record.error = reason

@@ -26,7 +26,7 @@ public struct DownloadItem: Sendable, Equatable {
         let entry = ListingItem(
             number: listed?.number ?? 0, identity: record.identity, title: record.title, enclosureURL: record.url,
             enclosureType: record.mediaType, enclosureLength: record.enclosureLength, published: record.published,
-            guid: record.guid)
+            guid: record.guid, integrity: record.integrity)
         self.init(number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle)
     }
 

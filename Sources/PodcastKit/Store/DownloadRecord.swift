@@ -67,6 +67,8 @@ public struct DownloadRecord: Sendable, Equatable {
     public var finalError: Bool = false
     /// Bytes per second at the last progress report, while downloading.
     public var speed: Double?
+    /// The digest the feed publishes for the file, checked before it is final.
+    public var integrity: Integrity?
 
     /// The validator to resume with: a strong ETag, else Last-Modified (a weak ETag cannot
     /// promise the same bytes, so `If-Range` never carries one).

@@ -7,7 +7,17 @@ extension Listing {
                 ListingItem(
                     number: index + 1, identity: episode.identity, title: episode.title,
                     enclosureURL: episode.enclosure?.url, enclosureType: episode.enclosure?.type,
-                    enclosureLength: episode.enclosure?.length, published: episode.published, guid: episode.guid)
+                    enclosureLength: episode.enclosure?.length, published: episode.published, guid: episode.guid,
+                    integrity: episode.enclosureIntegrity)
             })
+    }
+}
+
+extension Episode {
+    /// The digest of the main media file: the integrity of the alternate enclosure that lists
+    /// the enclosure's URL among its sources (Podcasting 2.0 describes the main file that way).
+    var enclosureIntegrity: Integrity? {
+        guard let url = enclosure?.url else { return nil }
+        return alternateEnclosures.first { $0.integrity != nil && $0.sources.contains(url) }?.integrity
     }
 }

@@ -42,13 +42,18 @@ public struct ListingItem: Sendable, Equatable {
     public var published: Date?
     /// The feed's own guid for the item, or nil when it has none (the identity is then a fallback).
     public var guid: String?
+    /// The digest the feed publishes for the media file (`podcast:integrity`), checked before
+    /// the file is final.
+    public var integrity: Integrity?
 
     /// Creates a listing item.
     public init(
         number: Int, identity: String, title: String, enclosureURL: String? = nil,
-        enclosureType: String? = nil, enclosureLength: Int64? = nil, published: Date? = nil, guid: String? = nil
+        enclosureType: String? = nil, enclosureLength: Int64? = nil, published: Date? = nil, guid: String? = nil,
+        integrity: Integrity? = nil
     ) {
         self.number = number
+        self.integrity = integrity
         self.identity = identity
         self.guid = guid
         self.title = title

@@ -142,7 +142,7 @@ extension StateStore {
     static let downloadColumns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
-        durable_bytes, data_boot, failures, final_error, speed
+        durable_bytes, data_boot, failures, final_error, speed, integrity
         """
 
     func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
@@ -177,6 +177,7 @@ extension StateStore {
         record.failures = max(0, row.optionalInt(at: 23) ?? 0)
         record.finalError = (row.optionalInt(at: 24) ?? 0) != 0
         record.speed = row.optionalDouble(at: 25)
+        record.integrity = row.optionalString(at: 26).flatMap(Integrity.init(stored:))
         return record
     }
 
@@ -186,7 +187,7 @@ extension StateStore {
                 :feed, :identity, :podcast_title, :title, :url, :effective_url, :media_type, :published, :state,
                 :bytes, :total, :etag, :last_modified, :partial_path, :path, :error, :owner_pid, :owner_boot,
                 :owner_start, :guid, :enclosure_length, :durable_bytes, :data_boot, :failures, :final_error, :speed,
-                :updated_at)
+                :integrity, :updated_at)
             """)
         try statement.bind(record.feed, named: ":feed")
         try statement.bind(record.identity, named: ":identity")
@@ -214,7 +215,20 @@ extension StateStore {
         try statement.bind(record.failures, named: ":failures")
         try statement.bind(record.finalError ? 1 : 0, named: ":final_error")
         try statement.bind(record.speed, named: ":speed")
+        try statement.bind(record.integrity?.stored, named: ":integrity")
         try statement.bind(Date().timeIntervalSince1970, named: ":updated_at")
         try statement.run()
+    }
+}
+
+extension Integrity {
+    /// How the store keeps it: the type, a space, the value.
+    var stored: String { type + " " + value }
+
+    /// Reads what `stored` wrote; nil for anything else.
+    init?(stored: String) {
+        let parts = stored.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        self.init(type: String(parts[0]), value: String(parts[1]))
     }
 }

@@ -158,6 +158,56 @@ extension StateStore {
                 ALTER TABLE downloads ADD COLUMN integrity TEXT;
                 """
         ),
+        Migration(
+            summary: "background batches and their episodes; pause and cancel requests to the process running a download",
+            sql: """
+                -- A batch is one `download --background` (or `resume --background`): the background
+                -- worker's unit of work and of group completion. options: the transfer options as
+                -- command-line arguments (JSON array), episodes directory made absolute.
+                CREATE TABLE batches (
+                    id           INTEGER PRIMARY KEY,
+                    created_at   REAL    NOT NULL,
+                    finished_at  REAL,              -- set once every item has settled
+                    options      TEXT    NOT NULL,
+                    on_complete  TEXT,              -- run by /bin/sh -c once the batch finishes
+                    summary_path TEXT               -- the JSON summary written when it finished
+                ) STRICT;
+
+                -- One row per episode of a batch, keyed like downloads (no foreign key: cancelling drops
+                -- the download but the batch must still say what became of it). outcome stays null
+                -- until the episode is downloaded, failed or cancelled; number, guid and titles are kept
+                -- for the summary.
+                CREATE TABLE batch_items (
+                    batch    INTEGER NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+                    feed     TEXT    NOT NULL,
+                    identity TEXT    NOT NULL,
+                    number   INTEGER,
+                    guid     TEXT,
+                    podcast  TEXT    NOT NULL,
+                    title    TEXT    NOT NULL,
+                    outcome  TEXT    CHECK (outcome IN ('downloaded', 'skipped', 'failed')),
+                    path     TEXT,
+                    bytes    INTEGER,
+                    error    TEXT,
+                    PRIMARY KEY (batch, feed, identity)
+                ) STRICT;
+                CREATE INDEX batch_items_by_download ON batch_items (feed, identity);
+
+                -- `podcast pause` / `podcast cancel` asking the live process that runs a download to
+                -- stop it. A table of its own, not a column of downloads: saving a download record
+                -- replaces its row and would drop the request. Addressed to one process, so a request
+                -- its addressee never saw is ignored by every later one.
+                CREATE TABLE download_requests (
+                    feed        TEXT    NOT NULL,
+                    identity    TEXT    NOT NULL,
+                    request     TEXT    NOT NULL CHECK (request IN ('pause', 'cancel')),
+                    owner_pid   INTEGER NOT NULL,
+                    owner_boot  TEXT    NOT NULL,
+                    owner_start INTEGER,
+                    PRIMARY KEY (feed, identity)
+                ) STRICT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -15,6 +15,7 @@ struct Download: ParsableCommand {
               podcast download 1
               podcast download 1-3 7 --concurrency 2
               podcast download all --limit-rate 2M --episodes-dir ~/Podcasts
+              podcast download all --background --on-complete 'notify-send "podcasts ready"'
             """
     )
 
@@ -23,6 +24,9 @@ struct Download: ParsableCommand {
 
     @OptionGroup
     var transfer: TransferOptions
+
+    @OptionGroup
+    var background: BackgroundOptions
 
     @OptionGroup
     var output: OutputOptions
@@ -43,6 +47,9 @@ struct Download: ParsableCommand {
         }
         let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
         let items = DownloadItem.items(numbers, of: listing)
+        if background.background {
+            return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
+        }
         let batch = transfer.batch(store: store, context: context)
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }

@@ -14,11 +14,15 @@ struct Resume: ParsableCommand {
             Examples:
               podcast resume
               podcast resume --concurrency 1 --limit-rate 1M
+              podcast resume --background
             """
     )
 
     @OptionGroup
     var transfer: TransferOptions
+
+    @OptionGroup
+    var background: BackgroundOptions
 
     @OptionGroup
     var output: OutputOptions
@@ -33,6 +37,9 @@ struct Resume: ParsableCommand {
             if output.json { context.console.print(DownloadRendering(results: [], elapsed: .zero).json.serialized(pretty: false)) }
             context.console.message("nothing to resume: no download is unfinished")
             return
+        }
+        if background.background {
+            return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
         let batch = transfer.batch(store: store, context: context)
         try DownloadSession.run(items, batch: batch, output: output, context: context)

@@ -17,7 +17,12 @@ struct DownloadRendering {
 
     /// `{"results": [{"number", "guid", "title", "state", "path", "bytes", "error"}]}`.
     var json: JSONValue {
-        .object([("results", .array(results.map { result in
+        .object([("results", Self.json(results))])
+    }
+
+    /// The `results` array: `[{"number", "guid", "title", "state", "path", "bytes", "error"}]`.
+    static func json(_ results: [DownloadResult]) -> JSONValue {
+        .array(results.map { result in
             .object([
                 ("number", .int(result.item.number)),
                 ("guid", .string(result.item.entry.guid)),
@@ -27,6 +32,6 @@ struct DownloadRendering {
                 ("bytes", .int(Int(result.bytes))),
                 ("error", .string(result.error)),
             ])
-        }))])
+        })
     }
 }

@@ -50,12 +50,30 @@ struct TransferOptions: ParsableArguments {
         let settings = TransferEngine.Settings(
             concurrency: concurrency ?? configuration.concurrency ?? 3,
             rateLimit: limitRate.flatMap(ByteRate.bytesPerSecond) ?? configuration.limitRate, http: http)
-        // The option, then the environment, then the configuration file, then the default.
-        let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let directory = episodesDir ?? fromEnvironment ?? configuration.episodesDirectory ?? context.paths.episodesDirectory
         return DownloadBatch(
-            store: store, episodesDirectory: Self.absolute(directory, environment: context.environment),
+            store: store, episodesDirectory: episodesDirectory(context: context),
             settings: settings, policy: configuration.retryPolicy(retries: retries))
+    }
+
+    /// Where finished episodes go, absolute: the option, then the environment, then the
+    /// configuration file, then the default.
+    func episodesDirectory(context: CommandContext) -> String {
+        let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = episodesDir ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
+        return Self.absolute(directory, environment: context.environment)
+    }
+
+    /// These options as command-line arguments, the Episodes directory resolved here: what a
+    /// background batch records, so the worker fetches it as this command would have.
+    func recordedArguments(context: CommandContext) -> [String] {
+        var arguments = ["--episodes-dir", episodesDirectory(context: context)]
+        if let concurrency { arguments += ["--concurrency", String(concurrency)] }
+        if let limitRate { arguments += ["--limit-rate", limitRate] }
+        if let stallTimeout { arguments += ["--stall-timeout", String(stallTimeout)] }
+        if let retries { arguments += ["--retries", String(retries)] }
+        if let userAgent { arguments += ["--user-agent", userAgent] }
+        for header in header { arguments += ["--header", header] }
+        return arguments
     }
 
     /// `path` with `~` expanded and made absolute, so records name files that every later run,

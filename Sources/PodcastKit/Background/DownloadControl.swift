@@ -1,0 +1,51 @@
+import Glibc
+
+/// `podcast pause` and `podcast cancel` from any terminal: stops downloads whoever runs them (the
+/// background worker, a foreground `podcast download`, or nobody any more).
+public enum DownloadControl {
+    /// Stops the downloads of `keys` (nil: all that `request` applies to), then waits up to
+    /// `patience` for the processes asked to stop theirs; a process that dies meanwhile without
+    /// answering has its downloads stopped here. Partial files of downloads cancelled here are
+    /// deleted. Returns what was stopped here, what was asked of live processes, and which of those
+    /// had not stopped when the patience ran out.
+    public static func stop(
+        _ request: StopRequest, of keys: [(feed: String, identity: String)]?, store: StateStore,
+        patience: Duration = .seconds(15)
+    ) throws(StoreError) -> StopOutcome {
+        var outcome = try store.requestStop(request, of: keys)
+        deletePartials(of: outcome.stopped, for: request)
+        let deadline = ContinuousClock.now + patience
+        while true {
+            var orphaned: [(feed: String, identity: String)] = []
+            var waiting: [DownloadRecord] = []
+            for asked in outcome.asked {
+                guard let now = try store.downloadRecord(feed: asked.feed, identity: asked.identity),
+                    [.queued, .downloading].contains(now.state), let owner = now.owner, owner == asked.owner
+                else { continue }
+                if owner.isAlive {
+                    waiting.append(asked)
+                } else {
+                    orphaned.append((asked.feed, asked.identity))
+                }
+            }
+            if !orphaned.isEmpty {
+                let late = try store.requestStop(request, of: orphaned)
+                deletePartials(of: late.stopped, for: request)
+                outcome.stopped += late.stopped
+                outcome.asked.removeAll { record in late.stopped.contains { $0.feed == record.feed && $0.identity == record.identity } }
+            }
+            guard !waiting.isEmpty, ContinuousClock.now < deadline else {
+                outcome.unanswered = waiting
+                return outcome
+            }
+            usleep(50_000)
+        }
+    }
+
+    private static func deletePartials(of records: [DownloadRecord], for request: StopRequest) {
+        guard request == .cancel else { return }
+        for record in records {
+            if let partial = record.partialPath { unlink(partial) }
+        }
+    }
+}

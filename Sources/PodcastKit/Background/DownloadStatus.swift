@@ -1,0 +1,66 @@
+import FoundationEssentials
+
+/// What `podcast status` reports: the progress buffer as read from the store while downloads
+/// run, each download's state as a user should see it, the worker, and recent batches.
+public struct DownloadStatus: Sendable {
+    /// A download's state for `status`: the stored one, except that a download whose process is
+    /// gone (or that waits for a worker when none runs) is `interrupted`, never "downloading" forever.
+    public enum State: String, Sendable {
+        case queued, downloading, paused, failed, downloaded, interrupted
+    }
+
+    /// One download and its state.
+    public struct Entry: Sendable {
+        /// The stored record (bytes, total, speed, error, path).
+        public var record: DownloadRecord
+        /// The state to show.
+        public var state: State
+    }
+
+    /// Unfinished downloads and those finished recently.
+    public var downloads: [Entry]
+    /// The running worker's pid (nil: no worker runs).
+    public var worker: Int32?
+    /// The pid of the last worker that ran (from `worker.pid`).
+    public var lastWorker: Int32?
+    /// Open batches and those finished recently, newest first.
+    public var batches: [BackgroundBatch]
+
+    /// Reads the status of `paths`' home; "recently" is within `recent`.
+    public static func read(store: StateStore, paths: PodcastPaths, recent: Duration = .seconds(24 * 3600)) throws(StoreError) -> DownloadStatus {
+        let since = Date(timeIntervalSinceNow: -Double(recent.components.seconds))
+        let worker = WorkerLauncher.runningWorkerPID(paths: paths)
+        let workerRuns = worker != nil || WorkerLock.isHeld(at: paths.workerLock)
+        let downloads = try store.progressBuffer(finishedSince: since).map { record in
+            Entry(record: record, state: state(of: record, workerRuns: workerRuns))
+        }
+        return DownloadStatus(
+            downloads: downloads, worker: worker, lastWorker: WorkerLauncher.recordedWorkerPID(paths: paths),
+            batches: try store.backgroundBatches(finishedSince: since))
+    }
+
+    private static func state(of record: DownloadRecord, workerRuns: Bool) -> State {
+        switch record.state {
+        case .queued, .downloading:
+            guard let owner = record.owner else { return workerRuns ? .queued : .interrupted }
+            return owner.isAlive ? State(rawValue: record.state.rawValue) ?? .queued : .interrupted
+        case .paused: return .paused
+        case .failed: return .failed
+        case .downloaded: return .downloaded
+        }
+    }
+
+    /// True while a download is queued or running in a live process (a `--watch` goes on).
+    public var isActive: Bool {
+        downloads.contains { $0.state == .queued || $0.state == .downloading }
+    }
+
+    /// The pids of the gone processes whose downloads are interrupted (nil: waiting for a worker that does not run).
+    public var interruptedBy: [Int32?] {
+        var pids: [Int32?] = []
+        for entry in downloads where entry.state == .interrupted && !pids.contains(entry.record.owner?.pid) {
+            pids.append(entry.record.owner?.pid)
+        }
+        return pids
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+
+extension DownloadBatch {
+    /// How often the batch looks for pause and cancel requests addressed to its process.
+    static let stopRequestPollInterval = Duration.seconds(1)
+
+    /// The stop requests a batch has taken and not yet carried out, by request id.
+    struct StopRequests {
+        var taken: [Int: StopRequest] = [:]
+        var lastPoll = ContinuousClock.now
+    }
+
+    /// Once a second (called with each progress snapshot), takes the requests that `podcast pause`
+    /// and `podcast cancel` addressed to this process and cancels the transfers they name; each
+    /// comes back as a failed transfer, which `honourStopRequest` ends as asked.
+    func pollStopRequests() {
+        let now = ContinuousClock.now
+        guard now - stopRequests.lastPoll >= Self.stopRequestPollInterval else { return }
+        stopRequests.lastPoll = now
+        // A request that cannot be read now is read at the next poll.
+        guard let requests = try? store.takeStopRequests(for: .current) else { return }
+        for request in requests {
+            guard let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity })
+            else { continue }
+            stopRequests.taken[download.id] = request.request
+            engine?.cancel(download.id)
+        }
+    }
+
+    /// Ends `download` as a request asked, when one did: paused with its resume data, or
+    /// cancelled (partial file and record deleted, reported as skipped: the user withdrew it, it
+    /// did not fail). Returns false when nothing was asked of it.
+    func honourStopRequest(_ download: ActiveDownload, _ failure: FailedTransfer, report: (DownloadUpdate) -> Void) -> Bool {
+        guard let request = stopRequests.taken.removeValue(forKey: download.id) else { return false }
+        switch request {
+        case .pause:
+            // A transfer cancelled while it waited reports 0 bytes; the file still holds what it had.
+            pause(download, bytes: max(failure.bytes, download.record.bytes), because: "paused", report: report)
+        case .cancel:
+            unlink(download.partialPath)
+            // A record left behind has no partial file any more: a later resume starts it over.
+            try? store.deleteDownload(feed: download.record.feed, identity: download.record.identity)
+            settle(download, DownloadResult(item: download.item, state: .skipped, path: nil, bytes: download.received, error: "cancelled"), report: report)
+        }
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import PodcastKit
+
+/// `podcast cancel <selection>|all`: stop downloads and drop them with their partial data.
+struct Cancel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cancel downloads: stop them and delete their partial data.",
+        discussion: """
+            <selection> is any mix of 3, 1-5 and 2,4,9 over the numbers of the last listing, like \
+            podcast download; all cancels every unfinished download (queued, running, paused or \
+            failed), whichever listing it came from. Finished episodes are never touched.
+
+            Examples:
+              podcast cancel 3
+              podcast cancel all
+            """
+    )
+
+    @Argument(help: "Which downloads: 3, 1-5, 2,4,9, or all.")
+    var selection: [String]
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func validate() throws {
+        do {
+            _ = try Selection(selection)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let store = try context.openStore()
+        var keys: [(feed: String, identity: String)]?
+        if !selection.contains(where: { $0.lowercased() == "all" }) {
+            guard let listing = try store.currentListing() else {
+                throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
+            }
+            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
+            keys = DownloadItem.items(numbers, of: listing).map { ($0.feed, $0.entry.identity) }
+        }
+        let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
+        // Cancelled episodes settle their batches (and may finish one) even with no worker running.
+        BatchCompletion.settle(store: store, context: context)
+        StopRendering(verb: "cancelled", outcome: outcome).report(json: output.json, console: context.console)
+    }
+}

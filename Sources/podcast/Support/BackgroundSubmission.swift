@@ -1,0 +1,44 @@
+import ArgumentParser
+import PodcastKit
+
+/// `download --background` and `resume --background`: queue the episodes as one batch, make sure
+/// a worker will fetch them, say how to watch it, and return at once (no terminal display).
+enum BackgroundSubmission {
+    static func submit(
+        _ items: [DownloadItem], transfer: TransferOptions, background: BackgroundOptions, output: OutputOptions,
+        store: StateStore, context: CommandContext
+    ) throws {
+        // Queued first, then the worker looked for: a worker that is just leaving checks the queue
+        // again after letting go of its lock, so this work cannot be stranded.
+        let queued = try store.enqueueBatch(items, options: transfer.recordedArguments(context: context), onComplete: background.onComplete)
+        BatchCompletion.settle(store: store, context: context)
+        var worker: Int32?
+        if queued.queued > 0 {
+            do {
+                worker = try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
+            } catch {
+                context.console.message("error: cannot start the background worker: \(error); the episodes stay queued: run podcast resume")
+                throw ExitCode(ExitStatus.operationFailed)
+            }
+        }
+        let log = context.paths.workerLog
+        if output.json {
+            context.console.print(JSONValue.object([
+                ("batch", .int(queued.id)),
+                ("queued", .int(queued.queued)),
+                ("settled", .int(queued.settled)),
+                ("worker", .object([("pid", .int(worker.map(Int.init)))])),
+                ("log", .string(log)),
+            ]).serialized(pretty: context.console.stdoutIsTerminal))
+        }
+        let settled = queued.settled > 0 ? " (\(queued.settled) already done or without media)" : ""
+        guard queued.queued > 0 else {
+            context.console.message("nothing to download in the background: all \(queued.settled) episodes are already done or have no media")
+            return
+        }
+        let owner = worker.map { " (pid \($0))" } ?? ""
+        context.console.message(
+            "queued \(queued.queued) episodes\(settled) for the background worker\(owner) as batch \(queued.id); "
+                + "watch with: podcast status --watch; log: \(log)")
+    }
+}

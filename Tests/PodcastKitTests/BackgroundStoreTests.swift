@@ -1,0 +1,95 @@
+import Foundation
+import PodcastTestSupport
+import Testing
+@testable import PodcastKit
+
+/// The worker lock and the store's side of background batches and stop requests.
+@Suite struct BackgroundStoreTests {
+    private static func item(_ number: Int, url: String? = "http://127.0.0.1/\(UUID().uuidString).mp3") -> DownloadItem {
+        DownloadItem(
+            number: number, entry: ListingItem(number: number, identity: "ep-\(number)", title: "Episode \(number)", enclosureURL: url, guid: "g-\(number)"),
+            feed: "http://127.0.0.1/feed.xml", podcastTitle: "Show")
+    }
+
+    /// A live process that is not this one: the parent of the test runner.
+    private static var otherLiveOwner: ProcessOwner {
+        ProcessOwner(pid: getppid(), boot: ProcessOwner.currentBoot, started: ProcessOwner.startTime(of: getppid()))
+    }
+
+    @Test func workerLockIsHeldByOneHolderAndFreeOnceReleased() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("worker.lock")
+        let holder = try #require(try WorkerLock.acquire(at: path))
+        #expect(try WorkerLock.acquire(at: path, patience: .milliseconds(50)) == nil)
+        #expect(WorkerLock.isHeld(at: path))
+        holder.release()
+        #expect(!WorkerLock.isHeld(at: path))
+        #expect(try WorkerLock.acquire(at: path, patience: .zero) != nil)
+    }
+
+    @Test func enqueuedEpisodesWaitUnownedAndDownloadedOnesSettleAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(path: directory.path("state.sqlite"))
+        let finished = directory.path("done.mp3")
+        FileManager.default.createFile(atPath: finished, contents: Data([1, 2, 3]))
+        var done = DownloadRecord(feed: Self.item(1).feed, identity: "ep-1", podcastTitle: "Show", title: "Episode 1", url: "http://x/1", mediaType: nil, published: nil)
+        done.state = .downloaded
+        done.path = finished
+        try store.saveDownload(done)
+
+        let queued = try store.enqueueBatch([Self.item(1), Self.item(2), Self.item(3, url: nil)], options: ["--concurrency", "2"], onComplete: "true")
+        #expect(queued.queued == 1 && queued.settled == 2)
+        let waiting = try #require(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2"))
+        #expect(waiting.state == .queued && waiting.owner == nil)
+        #expect(try store.hasQueuedWork())
+
+        let work = try #require(try store.takeQueuedWork(for: .current))
+        #expect(work.batch.options == ["--concurrency", "2"])
+        #expect(work.records.map(\.identity) == ["ep-2"])
+        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2")?.owner == .current)
+        #expect(try store.takeQueuedWork(for: .current) == nil)
+        #expect(try !store.hasQueuedWork())
+    }
+
+    @Test func aBatchFinishesOnceWhenEveryEpisodeHasSettled() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(path: directory.path("state.sqlite"))
+        let queued = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
+        var first = try #require(try store.downloadRecord(feed: Self.item(1).feed, identity: "ep-1"))
+        first.state = .downloaded
+        first.path = directory.path("1.mp3")
+        try store.saveDownload(first)
+        #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
+
+        try store.deleteDownload(feed: Self.item(2).feed, identity: "ep-2")
+        let finished = try store.settleBatches(summaries: directory.path("batches"))
+        #expect(finished.map(\.id) == [queued.id])
+        #expect(finished.first?.summaryPath == directory.path("batches") + "/\(queued.id).json")
+        #expect(finished.first?.results.map(\.state) == [.downloaded, .skipped])
+        #expect(finished.first?.results.last?.error == "cancelled")
+        #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
+    }
+
+    @Test func stopAsksTheLiveOwnerAndStopsOrphansInTheStore() throws {
+        let directory = try TemporaryDirectory()
+        let store = try StateStore(path: directory.path("state.sqlite"))
+        _ = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
+        var running = try #require(try store.downloadRecord(feed: Self.item(1).feed, identity: "ep-1"))
+        running.state = .downloading
+        running.owner = Self.otherLiveOwner
+        try store.saveDownload(running)
+
+        let outcome = try store.requestStop(.pause, of: nil)
+        #expect(outcome.asked.map(\.identity) == ["ep-1"])
+        #expect(outcome.stopped.map(\.identity) == ["ep-2"])
+        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2")?.state == .paused)
+        #expect(try store.takeStopRequests(for: .current).isEmpty)
+        let taken = try store.takeStopRequests(for: Self.otherLiveOwner)
+        #expect(taken.map(\.identity) == ["ep-1"] && taken.first?.request == .pause)
+        #expect(try store.pendingStopRequests().isEmpty)
+
+        let cancelled = try store.requestStop(.cancel, of: [(Self.item(2).feed, "ep-2")])
+        #expect(cancelled.stopped.map(\.identity) == ["ep-2"])
+        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2") == nil)
+    }
+}
