@@ -29,15 +29,18 @@ extension StateStore {
 
             let insert = try connection.prepare("""
                 INSERT INTO listing_items (
-                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid
+                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid,
+                    integrity
                 ) VALUES (
-                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published, :guid
+                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published, :guid,
+                    :integrity
                 )
                 """)
             for item in listing.items {
                 try insert.bind(item.number, named: ":number")
                 try insert.bind(item.identity, named: ":identity")
                 try insert.bind(item.guid, named: ":guid")
+                try insert.bind(item.integrity?.stored, named: ":integrity")
                 try insert.bind(item.title, named: ":title")
                 try insert.bind(item.enclosureURL, named: ":enclosure_url")
                 try insert.bind(item.enclosureType, named: ":enclosure_type")
@@ -66,7 +69,7 @@ extension StateStore {
             guard let source else { return nil }
 
             let items = try connection.prepare("""
-                SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid
+                SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid, integrity
                 FROM listing_items ORDER BY number
                 """)
             let listed = try items.rows { row throws(SQLiteError) in
@@ -78,7 +81,7 @@ extension StateStore {
                     enclosureType: row.optionalString(at: 4),
                     enclosureLength: row.optionalInt64(at: 5),
                     published: row.optionalDouble(at: 6).map { Date(timeIntervalSince1970: $0) },
-                    guid: row.optionalString(at: 7)
+                    guid: row.optionalString(at: 7), integrity: row.optionalString(at: 8).flatMap(Integrity.init(stored:))
                 )
             }
             return Listing(source: source, items: listed)
