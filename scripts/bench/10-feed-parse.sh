@@ -24,7 +24,7 @@ fi
 podcast=${PODCAST_BIN:-.build/release/podcast}
 if [ ! -x "$podcast" ]; then
     echo "feed-parse: building $podcast"
-    "${SWIFT:-swift}" build -c release --product podcast
+    "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib
 fi
 podcast=$(realpath "$podcast")
 

@@ -49,7 +49,7 @@ nginx=$(command -v nginx || echo /usr/sbin/nginx)
 podcast=${PODCAST_BIN:-.build/release/podcast}
 if [ ! -x "$podcast" ]; then
     echo "transfer: building $podcast"
-    "${SWIFT:-swift}" build -c release --product podcast
+    "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib
 fi
 podcast=$(realpath "$podcast")
 

@@ -20,7 +20,7 @@ rate=4m
 podcast=${PODCAST_BIN:-.build/release/podcast}
 if [ ! -x "$podcast" ]; then
     echo "kill-resume: building $podcast"
-    "${SWIFT:-swift}" build -c release --product podcast
+    "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib
 fi
 podcast=$(realpath "$podcast")
 nginx=$(command -v nginx || echo /usr/sbin/nginx)

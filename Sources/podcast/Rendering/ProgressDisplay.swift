@@ -12,12 +12,21 @@ final class ProgressDisplay {
     private var running: [Row] = []
     private var drawnLines = 0
 
-    /// One running episode's line.
-    private struct Row {
+    /// One running episode's line. A class, so finding and updating a row copies no strings.
+    private final class Row {
         let item: DownloadItem
         var progress: TransferProgress?
         /// When it is tried again, and why it failed, while it waits.
         var retry: (at: ContinuousClock.Instant, reason: String)?
+
+        init(item: DownloadItem) {
+            self.item = item
+        }
+
+        /// Whether the row shows `other` (same feed, same episode).
+        func shows(_ other: DownloadItem) -> Bool {
+            item.entry.identity == other.entry.identity && item.feed == other.feed
+        }
     }
 
     init(console: Console) {
@@ -30,30 +39,30 @@ final class ProgressDisplay {
     func show(_ update: DownloadUpdate) {
         switch update {
         case .started(let item):
-            if let index = row(of: item) {
-                running[index].retry = nil
+            if let row = row(of: item) {
+                row.retry = nil
             } else {
                 running.append(Row(item: item))
                 if !live { console.message("downloading \(item.label)") }
             }
         case .progress(let snapshot):
             for (item, progress) in snapshot {
-                if let index = row(of: item) { running[index].progress = progress }
+                row(of: item)?.progress = progress
             }
         case .finished(let result):
-            running.removeAll { $0.item == result.item }
+            running.removeAll { $0.shows(result.item) }
             print(line(for: result))
         case .warning(let item, let message):
             print("warning: \(item.label): \(message)")
         case .retrying(let item, let until, let reason):
-            if let index = row(of: item) { running[index].retry = (until, reason) }
+            row(of: item)?.retry = (until, reason)
             if !live { console.message("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
         }
         if live { redraw() }
     }
 
-    private func row(of item: DownloadItem) -> Int? {
-        running.firstIndex { $0.item == item }
+    private func row(of item: DownloadItem) -> Row? {
+        running.first { $0.shows(item) }
     }
 
     /// Draws the last frame and gives the cursor back.
