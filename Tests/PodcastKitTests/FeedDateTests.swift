@@ -12,6 +12,12 @@ import Testing
         ),
     ]
 
+    @Test func iso8601PadsEveryFieldAndKeepsYearsPastNineThousandNineHundredNinetyNine() {
+        #expect(UTCDate.iso8601(Date(timeIntervalSince1970: -60_836_381_633)) == "0042-03-04T05:06:07Z")
+        #expect(UTCDate.iso8601(Date(timeIntervalSince1970: 1_718_074_680.9)) == "2024-06-11T02:58:00Z")
+        #expect(UTCDate.iso8601(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+    }
+
     @Test func fixtureHoldsEveryCase() {
         #expect(Case.all.count == 74)
     }

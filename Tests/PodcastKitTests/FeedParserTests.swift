@@ -254,4 +254,30 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         let result = try parseRSS(["<title>t</title><description><![CDATA[<p>Hello <b>there</b></p><ul><li>one</li></ul>]]></description>"])
         #expect(result.feed.episodes.first?.description == "Hello there\n\n• one")
     }
+
+    @Test func xmlBaseAppliesOnlyInsideTheElementThatDeclaresIt() throws {
+        let result = try parseRSS([
+            #"<title>A</title><link xml:base="https://cdn.example.org/a/">page.html</link>"#
+                + #"<enclosure url="a.mp3" type="audio/mpeg" length="1"/>"#,
+            #"<title>B</title><link>b.html</link>"#,
+        ], channel: #"<title>Show</title><image xml:base="/art/"><url>show.jpg</url></image>"#)
+        let byTitle = Dictionary(uniqueKeysWithValues: result.feed.episodes.map { ($0.title, $0) })
+        #expect(byTitle["A"]?.link == "https://cdn.example.org/a/page.html")
+        #expect(byTitle["A"]?.enclosure?.url == "https://example.com/a.mp3")
+        #expect(byTitle["B"]?.link == "https://example.com/b.html")
+        #expect(result.feed.image == "https://example.com/art/show.jpg")
+    }
+
+    @Test func nestedXMLBasesResolveAgainstEachOther() throws {
+        let document = #"""
+            <rss version="2.0"><channel xml:base="https://example.org/shows/"><title>Show</title>
+            <item xml:base="ep1/"><title>One</title><enclosure url="one.mp3" type="audio/mpeg" length="1"/></item>
+            <item><title>Two</title><enclosure url="two.mp3" type="audio/mpeg" length="1"/></item>
+            </channel></rss>
+            """#
+        let result = try parseFeed(Data(document.utf8))
+        let byTitle = Dictionary(uniqueKeysWithValues: result.feed.episodes.map { ($0.title, $0) })
+        #expect(byTitle["One"]?.enclosure?.url == "https://example.org/shows/ep1/one.mp3")
+        #expect(byTitle["Two"]?.enclosure?.url == "https://example.org/shows/two.mp3")
+    }
 }

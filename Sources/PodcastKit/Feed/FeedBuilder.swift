@@ -5,392 +5,434 @@ import FoundationEssentials
 /// Google Play, Media RSS, Dublin Core, content, Podcasting 2.0 and Podlove vocabularies.
 final class FeedBuilder: XMLEventHandler {
     /// The root element's format once the first tag was seen; nil before, or for a non-feed.
-    private(set) var format: FeedFormat?
+    var format: FeedFormat? { reading.format }
     /// The root element when the document is not a feed (`html`, `opml`, …).
-    private(set) var rejectedRoot: String?
+    var rejectedRoot: String? { reading.rejectedRoot }
     /// How many texts were cut at `maxTextBytes`.
-    private(set) var truncatedTexts = 0
+    var truncatedTexts: Int { reading.truncatedTexts }
     /// True when the feed had more items than `maxItems` (the rest were not read).
-    private(set) var itemLimitReached = false
+    var itemLimitReached: Bool { reading.itemLimitReached }
     /// Called when reading should stop (not a feed, or too many items).
-    var stopReading: () -> Void = {}
+    var stopReading: () -> Void {
+        get { reading.stopReading }
+        set { reading.stopReading = newValue }
+    }
 
     /// The most text kept for one element; descriptions beyond it are cut.
     static let maxTextBytes = 512 * 1024
     /// The most items read from one document.
     static let maxItems = 50_000
 
-    private let resolver: URLResolver
-    private var feed: Feed
-    private var channel = ChannelDraft()
-    private var item: ItemDraft?
-    private var stack: [XMLName] = []
-    private var fields: [Field?] = []
-    /// The resolver of each open element: its `xml:base`, else its parent's (parallel to `stack`).
-    private var bases: [URLResolver] = []
-    private var text: [UInt8] = []
-    /// How many bytes of the current element's text were read (up to `maxTextBytes`).
-    private var textLength = 0
-    /// True when the current element's text is only counted, not kept: a show-notes candidate
-    /// that can no longer be chosen.
-    private var discardsText = false
-    /// The depth of the element whose text is being read; nested markup's text is read with it.
-    private var captureDepth: Int?
-    /// How the kept text is written, for Atom text constructs that say (`type`).
-    private var captureType: AtomTextType?
-
-    /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
-    /// document's URL.
-    private var base: URLResolver { bases.last ?? resolver }
+    /// Everything read so far, in one value: an event then costs one exclusivity check (on this
+    /// property) instead of one for each of the builder's properties it touches.
+    private var reading: Reading
 
     /// A builder for the document at `url`, whose relative URLs resolve against `url` (or against
     /// an `xml:base` the document declares around them).
     init(url: String) {
-        resolver = URLResolver(documentURL: url)
-        feed = Feed(url: url)
+        reading = Reading(url: url)
     }
 
     /// The feed read so far, its episodes in document order.
     func result() -> Feed {
-        var result = feed
-        channel.apply(to: &result)
-        return result
+        reading.result()
     }
 
     // MARK: XMLEventHandler
 
     func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
-        if stack.isEmpty {
-            guard let format = FeedFormat(root: name) else {
-                rejectedRoot = name.local
-                stopReading()
-                return
-            }
-            self.format = format
-            if let language = attributes.value("lang", in: .xml) { channel.language = language }
-        }
-        let parent = stack.last
-        let inherited = base
-        stack.append(name)
-        let declaredBase = attributes.value("base", in: .xml).flatMap(inherited.resolve)
-        bases.append(declaredBase.map(URLResolver.init(documentURL:)) ?? inherited)
-        guard captureDepth == nil else {
-            fields.append(nil)
-            return
-        }
-        let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
-            : startChannelElement(name, parent: parent, attributes: attributes)
-        fields.append(field)
-        if let field {
-            captureDepth = stack.count
-            captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
-            text.removeAll(keepingCapacity: true)
-            textLength = 0
-            discardsText = field.notesRank.map { item?.wantsNotes(rank: $0) == false } ?? false
-        }
+        reading.didStartElement(name, attributes: attributes)
     }
 
     func didEndElement() {
-        guard let name = stack.last else { return }
-        if captureDepth == stack.count, let field = fields.last ?? nil {
-            captureDepth = nil
-            if !discardsText { endField(field) }
-        }
-        if isItemElement(name), stack.count == itemDepth, let finished = item {
-            item = nil
-            feed.episodes.append(finished.episode(resolver: base))
-            if feed.episodes.count >= Self.maxItems {
-                itemLimitReached = true
-                stopReading()
-            }
-        }
-        stack.removeLast()
-        bases.removeLast()
-        fields.removeLast()
+        reading.didEndElement()
     }
 
     func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard captureDepth != nil else { return }
-        let room = Self.maxTextBytes - textLength
-        guard room > 0 else { return }
-        if bytes.count > room { truncatedTexts += 1 }
-        let kept = min(bytes.count, room)
-        textLength += kept
-        if !discardsText { text.append(contentsOf: bytes.prefix(kept)) }
+        reading.didReceiveText(bytes)
     }
+}
 
-    /// Hands the text read for `field` on: as written (or as an Atom type says to read it) for
-    /// fields that keep markup, else trimmed, straight from the bytes.
-    private func endField(_ field: Field) {
-        let bytes = Windows1252.replacingC1Controls(text)
-        let value: String
-        let trimmed: String
-        if field.keepsMarkup || captureType != nil {
-            value = Self.readable(String(decoding: bytes, as: UTF8.self), field, captureType)
-            trimmed = value.trimmingWhitespace()
-        } else {
-            trimmed = bytes.withUnsafeBufferPointer(String.init(trimmingWhitespace:))
-            value = trimmed
+extension FeedBuilder {
+    /// The builder's state and the rules that change it, one `mutating` method per event.
+    struct Reading {
+        private(set) var format: FeedFormat?
+        private(set) var rejectedRoot: String?
+        private(set) var truncatedTexts = 0
+        private(set) var itemLimitReached = false
+        var stopReading: () -> Void = {}
+
+        private let resolver: URLResolver
+        private var feed: Feed
+        private var channel = ChannelDraft()
+        private var item: ItemDraft?
+        private var stack: [XMLName] = []
+        private var fields: [Field?] = []
+        /// The resolvers of the open elements that declare an `xml:base`, innermost last, with the
+        /// depth of each (most documents declare none, so nothing is kept per element).
+        private var bases: [(depth: Int, resolver: URLResolver)] = []
+        private var text: [UInt8] = []
+        /// How many bytes of the current element's text were read (up to `maxTextBytes`).
+        private var textLength = 0
+        /// True when the current element's text is only counted, not kept: a show-notes candidate
+        /// that can no longer be chosen.
+        private var discardsText = false
+        /// The depth of the element whose text is being read; nested markup's text is read with it.
+        private var captureDepth: Int?
+        /// How the kept text is written, for Atom text constructs that say (`type`).
+        private var captureType: AtomTextType?
+
+        /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
+        /// document's URL.
+        private var base: URLResolver { bases.last?.resolver ?? resolver }
+
+        /// A builder for the document at `url`, whose relative URLs resolve against `url` (or against
+        /// an `xml:base` the document declares around them).
+        init(url: String) {
+            resolver = URLResolver(documentURL: url)
+            feed = Feed(url: url)
         }
-        guard !trimmed.isEmpty else { return }
-        if item != nil { endItemField(field, value, trimmed) } else { endChannelField(field, value, trimmed) }
-    }
 
-    // MARK: Channel
-
-    private var itemDepth = 0
-
-    private func isItemElement(_ name: XMLName) -> Bool {
-        switch (name.namespace, name.local) {
-        case (.none, "item"), (.rss1, "item"), (.atom, "entry"): true
-        default: false
+        /// The feed read so far, its episodes in document order.
+        func result() -> Feed {
+            var result = feed
+            channel.apply(to: &result)
+            return result
         }
-    }
 
-    private func isChannel(_ name: XMLName?) -> Bool {
-        guard let name else { return false }
-        switch (name.namespace, name.local) {
-        case (.none, "channel"), (.rss1, "channel"), (.atom, "feed"): return true
-        default: return false
-        }
-    }
-
-    /// Where a show's `<image>` sits: in the channel, or beside it under RSS 1.0's `rdf:RDF`.
-    private func holdsShowImage(_ name: XMLName?) -> Bool {
-        isChannel(name) || name == XMLName(namespace: .rdf, local: "RDF")
-    }
-
-    private func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-        if isItemElement(name) {
-            item = ItemDraft()
-            itemDepth = stack.count
-            return nil
-        }
-        if let parent, parent.local == "image", parent.namespace == .none || parent.namespace == .rss1,
-            holdsShowImage(stack.dropLast(2).last), name.local == "url" {
-            return .feedImageURL
-        }
-        if let parent, parent.namespace == .atom, parent.local == "author", isChannel(stack.dropLast(2).last),
-            name.namespace == .atom, name.local == "name" {
-            return .feedAuthorName
-        }
-        guard isChannel(parent) else { return nil }
-        switch (name.namespace, name.local) {
-        case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .feedTitle
-        case (.dublinCore, "title"): return .feedFallbackTitle
-        case (.none, "link"), (.rss1, "link"): return .feedLink
-        case (.atom, "link"):
-            channelLink(attributes)
-            return nil
-        case (.none, "description"), (.rss1, "description"): return .feedDescription
-        case (.atom, "subtitle"), (.atom, "tagline"): return .feedSubtitle
-        case (.itunes, "summary"), (.googleplay, "description"), (.dublinCore, "description"): return .feedSummary
-        case (.itunes, "subtitle"): return .feedITunesSubtitle
-        case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"),
-            (.none, "author"), (.dublinCore, "author"):
-            return .feedAuthor
-        case (.itunes, "image"), (.googleplay, "image"):
-            if channel.image == nil { channel.image = Self.imageReference(attributes).flatMap(base.resolve) }
-            return nil
-        case (.media, "thumbnail"), (.media, "content"):
-            let isImage = name.local == "thumbnail"
-                || ItemDraft.Media.isImage(medium: attributes.value("medium"), type: attributes.value("type"))
-            if channel.mediaImage == nil, isImage { channel.mediaImage = attributes.value("url").flatMap(base.resolve) }
-            return nil
-        case (.atom, "logo"), (.atom, "icon"): return .feedLogo
-        case (.none, "language"), (.dublinCore, "language"): return .feedLanguage
-        case (.itunes, "new-feed-url"): return .feedNewURL
-        case (.podcast, "locked"): return .feedLocked
-        case (.podcast, "funding"): return .feedFunding(url: attributes.value("url"))
-        default: return nil
-        }
-    }
-
-    private func channelLink(_ attributes: XMLAttributes) {
-        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
-        switch attributes.value("rel") ?? "alternate" {
-        case "alternate": if channel.atomLink == nil { channel.atomLink = href }
-        case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
-        default: break
-        }
-    }
-
-    /// Records a channel field's text: `value` as written for fields that keep markup, and
-    /// `trimmed`, which is not empty.
-    private func endChannelField(_ field: Field, _ value: String, _ trimmed: String) {
-        switch field {
-        case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
-        case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
-        case .feedLink: if channel.rssLink == nil { channel.rssLink = base.resolve(trimmed) }
-        case .feedDescription: channel.description = channel.description ?? value
-        case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
-        case .feedSummary: channel.summary = channel.summary ?? value
-        case .feedITunesSubtitle: channel.itunesSubtitle = channel.itunesSubtitle ?? value
-        case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
-        case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
-        case .feedImageURL: channel.rssImage = channel.rssImage ?? base.resolve(trimmed)
-        case .feedLogo: channel.logo = channel.logo ?? base.resolve(trimmed)
-        case .feedLanguage: channel.language = trimmed
-        case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? base.resolve(trimmed)
-        case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
-        case .feedFunding(let url):
-            if let url = url.flatMap(base.resolve) {
-                feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
+        mutating func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
+            if stack.isEmpty {
+                guard let format = FeedFormat(root: name) else {
+                    rejectedRoot = name.local
+                    stopReading()
+                    return
+                }
+                self.format = format
+                if let language = attributes.value("lang", in: .xml) { channel.language = language }
             }
-        default: break
-        }
-    }
-
-    // MARK: Items
-
-    private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-        guard let draft = item else { return nil }
-        let inItem = stack.count == itemDepth + 1
-        switch (name.namespace, name.local) {
-        case (.media, "content"):
-            // Directly in the item or inside <media:group>.
-            draft.mediaContents.append(ItemDraft.Media(
-                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
-            return nil
-        case (.media, "thumbnail"):
-            if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
-            return nil
-        case (.media, "description"): return .itemMediaDescription
-        case (.podcast, "alternateEnclosure"):
-            // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
-            // have an entry to go to (a nested one once crashed the parser under fuzzing).
-            draft.alternates.append(AlternateEnclosure(
-                type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
-                sources: [], integrity: nil))
-            return nil
-        case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-            if let uri = attributes.value("uri").flatMap(base.resolve), let last = draft.alternates.indices.last {
-                draft.alternates[last].sources.append(uri)
+            let parent = stack.last
+            stack.append(name)
+            if let declaredBase = attributes.value("base", in: .xml).flatMap(base.resolve) {
+                bases.append((stack.count, URLResolver(documentURL: declaredBase)))
             }
-            return nil
-        case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-            if let type = attributes.value("type"), let value = attributes.value("value"), let last = draft.alternates.indices.last {
-                draft.alternates[last].integrity = Integrity(type: type, value: value)
+            guard captureDepth == nil else {
+                fields.append(nil)
+                return
             }
-            return nil
-        case (.psc, "chapters"):
-            draft.chapterLists += 1
-            return nil
-        case (.psc, "chapter"):
-            // Podlove allows one chapter list per episode: later ones are ignored.
-            if draft.chapterLists <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
-                draft.episode.chapters.append(Chapter(
-                    start: start, title: attributes.value("title") ?? "",
-                    link: attributes.value("href").flatMap(base.resolve)))
+            let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
+                : startChannelElement(name, parent: parent, attributes: attributes)
+            fields.append(field)
+            if let field {
+                captureDepth = stack.count
+                captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
+                text.removeAll(keepingCapacity: true)
+                textLength = 0
+                discardsText = field.notesRank.map { item?.wantsNotes(rank: $0) == false } ?? false
             }
-            return nil
-        default:
-            break
         }
-        guard inItem else { return nil }
-        switch (name.namespace, name.local) {
-        case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .itemTitle
-        case (.dublinCore, "title"), (.media, "title"): return .itemFallbackTitle
-        case (.none, "guid"):
-            draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
-            return .itemGUID
-        case (.atom, "id"): return .itemGUID
-        case (.none, "link"), (.rss1, "link"): return .itemLink
-        case (.atom, "link"):
-            itemLink(attributes, into: draft)
-            return nil
-        case (.none, "enclosure"):
-            draft.enclosures.append(ItemDraft.Media(
-                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                length: attributes.value("length")))
-            return nil
-        case (.none, "description"), (.rss1, "description"): return .itemDescription
-        case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"), (.dublinCore, "description"):
-            return .itemSummary
-        case (.itunes, "subtitle"): return .itemSubtitle
-        case (.content, "encoded"): return .itemContentEncoded
-        case (.atom, "content"): return .itemAtomContent
-        case (.none, "pubDate"), (.dublinCore, "date"), (.dublinCore, "issued"), (.dublinCore, "created"), (.atom, "published"),
-            (.atom, "issued"):
-            return .itemPublished
-        case (.atom, "updated"), (.atom, "modified"), (.dublinCore, "modified"): return .itemUpdated
-        case (.itunes, "duration"): return .itemDuration
-        case (.itunes, "season"), (.podcast, "season"): return .itemSeason
-        case (.itunes, "episode"), (.podcast, "episode"): return .itemEpisode
-        case (.itunes, "episodeType"): return .itemEpisodeType
-        case (.itunes, "explicit"): return .itemExplicit
-        case (.itunes, "block"): return .itemBlock
-        case (.itunes, "image"), (.googleplay, "image"):
-            if draft.episode.image == nil { draft.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
-            return nil
-        case (.podcast, "transcript"):
-            if let url = attributes.value("url").flatMap(base.resolve) {
-                draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
-            }
-            return nil
-        case (.podcast, "chapters"):
-            if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
-            return nil
-        default:
-            return nil
-        }
-    }
 
-    private func itemLink(_ attributes: XMLAttributes, into draft: ItemDraft) {
-        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
-        switch attributes.value("rel") ?? "alternate" {
-        case "alternate": if draft.atomLink == nil { draft.atomLink = href }
-        case "enclosure":
-            draft.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
-        default: break
+        mutating func didEndElement() {
+            guard let name = stack.last else { return }
+            if captureDepth == stack.count, let field = fields.last ?? nil {
+                captureDepth = nil
+                if !discardsText { endField(field) }
+            }
+            if isItemElement(name), stack.count == itemDepth, let finished = item {
+                item = nil
+                feed.episodes.append(finished.episode(resolver: base))
+                if feed.episodes.count >= FeedBuilder.maxItems {
+                    itemLimitReached = true
+                    stopReading()
+                }
+            }
+            if bases.last?.depth == stack.count { bases.removeLast() }
+            stack.removeLast()
+            fields.removeLast()
         }
-    }
 
-    /// Records an item field's text: `value` as written for fields that keep markup, and
-    /// `trimmed`, which is not empty.
-    private func endItemField(_ field: Field, _ value: String, _ trimmed: String) {
-        guard let draft = item else { return }
-        if let rank = field.notesRank {
-            draft.offerNotes(value, rank: rank)
-            return
+        mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard captureDepth != nil else { return }
+            let room = FeedBuilder.maxTextBytes - textLength
+            guard room > 0 else { return }
+            if bytes.count > room { truncatedTexts += 1 }
+            let kept = min(bytes.count, room)
+            textLength += kept
+            if !discardsText { text.append(contentsOf: bytes.prefix(kept)) }
         }
-        switch field {
-        case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
-        case .itemFallbackTitle: draft.fallbackTitle = draft.fallbackTitle ?? trimmed.singleLine()
-        case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
-        case .itemLink: draft.rssLink = draft.rssLink ?? base.resolve(trimmed)
-        case .itemPublished: draft.published = draft.published ?? FeedDate.parse(trimmed)
-        case .itemUpdated: draft.updated = draft.updated ?? FeedDate.parse(trimmed)
-        case .itemDuration: draft.episode.duration = draft.episode.duration ?? EpisodeDuration.seconds(trimmed)
-        case .itemSeason: draft.episode.season = draft.episode.season ?? Int(trimmed)
-        case .itemEpisode: draft.episode.episodeNumber = draft.episode.episodeNumber ?? Int(trimmed)
-        case .itemEpisodeType: draft.episode.episodeType = draft.episode.episodeType ?? trimmed.lowercased()
-        case .itemExplicit:
-            switch trimmed.lowercased() {
-            case "yes", "true", "explicit": draft.episode.isExplicit = true
-            case "no", "false", "clean": draft.episode.isExplicit = false
+
+        /// Hands the text read for `field` on: as written (or as an Atom type says to read it) for
+        /// fields that keep markup, else trimmed, straight from the bytes.
+        private mutating func endField(_ field: Field) {
+            let bytes = Windows1252.replacingC1Controls(text)
+            let value: String
+            let trimmed: String
+            if field.keepsMarkup || captureType != nil {
+                value = Self.readable(String(decoding: bytes, as: UTF8.self), field, captureType)
+                trimmed = value.trimmingWhitespace()
+            } else {
+                trimmed = bytes.withUnsafeBufferPointer(String.init(trimmingWhitespace:))
+                value = trimmed
+            }
+            guard !trimmed.isEmpty else { return }
+            if item != nil { endItemField(field, value, trimmed) } else { endChannelField(field, value, trimmed) }
+        }
+
+        // MARK: Channel
+
+        private var itemDepth = 0
+
+        private func isItemElement(_ name: XMLName) -> Bool {
+            switch (name.namespace, name.local) {
+            case (.none, "item"), (.rss1, "item"), (.atom, "entry"): true
+            default: false
+            }
+        }
+
+        private func isChannel(_ name: XMLName?) -> Bool {
+            guard let name else { return false }
+            switch (name.namespace, name.local) {
+            case (.none, "channel"), (.rss1, "channel"), (.atom, "feed"): return true
+            default: return false
+            }
+        }
+
+        /// Where a show's `<image>` sits: in the channel, or beside it under RSS 1.0's `rdf:RDF`.
+        private func holdsShowImage(_ name: XMLName?) -> Bool {
+            isChannel(name) || name == XMLName(namespace: .rdf, local: "RDF")
+        }
+
+        private mutating func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+            if isItemElement(name) {
+                item = ItemDraft()
+                itemDepth = stack.count
+                return nil
+            }
+            if let parent, parent.local == "image", parent.namespace == .none || parent.namespace == .rss1,
+                holdsShowImage(stack.dropLast(2).last), name.local == "url" {
+                return .feedImageURL
+            }
+            if let parent, parent.namespace == .atom, parent.local == "author", isChannel(stack.dropLast(2).last),
+                name.namespace == .atom, name.local == "name" {
+                return .feedAuthorName
+            }
+            guard isChannel(parent) else { return nil }
+            switch (name.namespace, name.local) {
+            case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .feedTitle
+            case (.dublinCore, "title"): return .feedFallbackTitle
+            case (.none, "link"), (.rss1, "link"): return .feedLink
+            case (.atom, "link"):
+                channelLink(attributes)
+                return nil
+            case (.none, "description"), (.rss1, "description"): return .feedDescription
+            case (.atom, "subtitle"), (.atom, "tagline"): return .feedSubtitle
+            case (.itunes, "summary"), (.googleplay, "description"), (.dublinCore, "description"): return .feedSummary
+            case (.itunes, "subtitle"): return .feedITunesSubtitle
+            case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"),
+                (.none, "author"), (.dublinCore, "author"):
+                return .feedAuthor
+            case (.itunes, "image"), (.googleplay, "image"):
+                if channel.image == nil { channel.image = Self.imageReference(attributes).flatMap(base.resolve) }
+                return nil
+            case (.media, "thumbnail"), (.media, "content"):
+                let isImage = name.local == "thumbnail"
+                    || ItemDraft.Media.isImage(medium: attributes.value("medium"), type: attributes.value("type"))
+                if channel.mediaImage == nil, isImage { channel.mediaImage = attributes.value("url").flatMap(base.resolve) }
+                return nil
+            case (.atom, "logo"), (.atom, "icon"): return .feedLogo
+            case (.none, "language"), (.dublinCore, "language"): return .feedLanguage
+            case (.itunes, "new-feed-url"): return .feedNewURL
+            case (.podcast, "locked"): return .feedLocked
+            case (.podcast, "funding"): return .feedFunding(url: attributes.value("url"))
+            default: return nil
+            }
+        }
+
+        private mutating func channelLink(_ attributes: XMLAttributes) {
+            guard let href = attributes.value("href").flatMap(base.resolve) else { return }
+            switch attributes.value("rel") ?? "alternate" {
+            case "alternate": if channel.atomLink == nil { channel.atomLink = href }
+            case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
             default: break
             }
-        case .itemBlock: draft.episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
-        default: break
         }
-    }
 
-    /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
-    private static func imageReference(_ attributes: XMLAttributes) -> String? {
-        attributes.value("href") ?? attributes.value("url")
-    }
+        /// Records a channel field's text: `value` as written for fields that keep markup, and
+        /// `trimmed`, which is not empty.
+        private mutating func endChannelField(_ field: Field, _ value: String, _ trimmed: String) {
+            switch field {
+            case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
+            case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
+            case .feedLink: if channel.rssLink == nil { channel.rssLink = base.resolve(trimmed) }
+            case .feedDescription: channel.description = channel.description ?? value
+            case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
+            case .feedSummary: channel.summary = channel.summary ?? value
+            case .feedITunesSubtitle: channel.itunesSubtitle = channel.itunesSubtitle ?? value
+            case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
+            case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
+            case .feedImageURL: channel.rssImage = channel.rssImage ?? base.resolve(trimmed)
+            case .feedLogo: channel.logo = channel.logo ?? base.resolve(trimmed)
+            case .feedLanguage: channel.language = trimmed
+            case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? base.resolve(trimmed)
+            case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
+            case .feedFunding(let url):
+                if let url = url.flatMap(base.resolve) {
+                    feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
+                }
+            default: break
+            }
+        }
 
-    /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
-    /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
-    /// HTML-to-text step keeps any `<` or `&` it contains as written.
-    private static func readable(_ value: String, _ field: Field, _ type: AtomTextType?) -> String {
-        switch (field, type) {
-        case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
-        case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
-            value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-        default: value
+        // MARK: Items
+
+        private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+            guard let draft = item else { return nil }
+            let inItem = stack.count == itemDepth + 1
+            switch (name.namespace, name.local) {
+            case (.media, "content"):
+                // Directly in the item or inside <media:group>.
+                draft.mediaContents.append(ItemDraft.Media(
+                    url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                    length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
+                return nil
+            case (.media, "thumbnail"):
+                if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
+                return nil
+            case (.media, "description"): return .itemMediaDescription
+            case (.podcast, "alternateEnclosure"):
+                // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
+                // have an entry to go to (a nested one once crashed the parser under fuzzing).
+                draft.alternates.append(AlternateEnclosure(
+                    type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
+                    sources: [], integrity: nil))
+                return nil
+            case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
+                if let uri = attributes.value("uri").flatMap(base.resolve), let last = draft.alternates.indices.last {
+                    draft.alternates[last].sources.append(uri)
+                }
+                return nil
+            case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
+                if let type = attributes.value("type"), let value = attributes.value("value"), let last = draft.alternates.indices.last {
+                    draft.alternates[last].integrity = Integrity(type: type, value: value)
+                }
+                return nil
+            case (.psc, "chapters"):
+                draft.chapterLists += 1
+                return nil
+            case (.psc, "chapter"):
+                // Podlove allows one chapter list per episode: later ones are ignored.
+                if draft.chapterLists <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
+                    draft.episode.chapters.append(Chapter(
+                        start: start, title: attributes.value("title") ?? "",
+                        link: attributes.value("href").flatMap(base.resolve)))
+                }
+                return nil
+            default:
+                break
+            }
+            guard inItem else { return nil }
+            switch (name.namespace, name.local) {
+            case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .itemTitle
+            case (.dublinCore, "title"), (.media, "title"): return .itemFallbackTitle
+            case (.none, "guid"):
+                draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+                return .itemGUID
+            case (.atom, "id"): return .itemGUID
+            case (.none, "link"), (.rss1, "link"): return .itemLink
+            case (.atom, "link"):
+                itemLink(attributes, into: draft)
+                return nil
+            case (.none, "enclosure"):
+                draft.enclosures.append(ItemDraft.Media(
+                    url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                    length: attributes.value("length")))
+                return nil
+            case (.none, "description"), (.rss1, "description"): return .itemDescription
+            case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"), (.dublinCore, "description"):
+                return .itemSummary
+            case (.itunes, "subtitle"): return .itemSubtitle
+            case (.content, "encoded"): return .itemContentEncoded
+            case (.atom, "content"): return .itemAtomContent
+            case (.none, "pubDate"), (.dublinCore, "date"), (.dublinCore, "issued"), (.dublinCore, "created"), (.atom, "published"),
+                (.atom, "issued"):
+                return .itemPublished
+            case (.atom, "updated"), (.atom, "modified"), (.dublinCore, "modified"): return .itemUpdated
+            case (.itunes, "duration"): return .itemDuration
+            case (.itunes, "season"), (.podcast, "season"): return .itemSeason
+            case (.itunes, "episode"), (.podcast, "episode"): return .itemEpisode
+            case (.itunes, "episodeType"): return .itemEpisodeType
+            case (.itunes, "explicit"): return .itemExplicit
+            case (.itunes, "block"): return .itemBlock
+            case (.itunes, "image"), (.googleplay, "image"):
+                if draft.episode.image == nil { draft.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
+                return nil
+            case (.podcast, "transcript"):
+                if let url = attributes.value("url").flatMap(base.resolve) {
+                    draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
+                }
+                return nil
+            case (.podcast, "chapters"):
+                if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
+                return nil
+            default:
+                return nil
+            }
+        }
+
+        private func itemLink(_ attributes: XMLAttributes, into draft: ItemDraft) {
+            guard let href = attributes.value("href").flatMap(base.resolve) else { return }
+            switch attributes.value("rel") ?? "alternate" {
+            case "alternate": if draft.atomLink == nil { draft.atomLink = href }
+            case "enclosure":
+                draft.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
+            default: break
+            }
+        }
+
+        /// Records an item field's text: `value` as written for fields that keep markup, and
+        /// `trimmed`, which is not empty.
+        private func endItemField(_ field: Field, _ value: String, _ trimmed: String) {
+            guard let draft = item else { return }
+            if let rank = field.notesRank {
+                draft.offerNotes(value, rank: rank)
+                return
+            }
+            switch field {
+            case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
+            case .itemFallbackTitle: draft.fallbackTitle = draft.fallbackTitle ?? trimmed.singleLine()
+            case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
+            case .itemLink: draft.rssLink = draft.rssLink ?? base.resolve(trimmed)
+            case .itemPublished: draft.published = draft.published ?? FeedDate.parse(trimmed)
+            case .itemUpdated: draft.updated = draft.updated ?? FeedDate.parse(trimmed)
+            case .itemDuration: draft.episode.duration = draft.episode.duration ?? EpisodeDuration.seconds(trimmed)
+            case .itemSeason: draft.episode.season = draft.episode.season ?? Int(trimmed)
+            case .itemEpisode: draft.episode.episodeNumber = draft.episode.episodeNumber ?? Int(trimmed)
+            case .itemEpisodeType: draft.episode.episodeType = draft.episode.episodeType ?? trimmed.lowercased()
+            case .itemExplicit:
+                switch trimmed.lowercased() {
+                case "yes", "true", "explicit": draft.episode.isExplicit = true
+                case "no", "false", "clean": draft.episode.isExplicit = false
+                default: break
+                }
+            case .itemBlock: draft.episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
+            default: break
+            }
+        }
+
+        /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
+        private static func imageReference(_ attributes: XMLAttributes) -> String? {
+            attributes.value("href") ?? attributes.value("url")
+        }
+
+        /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
+        /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
+        /// HTML-to-text step keeps any `<` or `&` it contains as written.
+        private static func readable(_ value: String, _ field: Field, _ type: AtomTextType?) -> String {
+            switch (field, type) {
+            case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
+            case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
+                value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            default: value
+            }
         }
     }
 }

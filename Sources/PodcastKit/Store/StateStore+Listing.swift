@@ -31,21 +31,19 @@ extension StateStore {
                 INSERT INTO listing_items (
                     listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid,
                     integrity
-                ) VALUES (
-                    1, :number, :identity, :title, :enclosure_url, :enclosure_type, :enclosure_length, :published, :guid,
-                    :integrity
-                )
+                ) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                 """)
+            // Bound by position: a listing has thousands of items, and a name is looked up per bind.
             for item in listing.items {
-                try insert.bind(item.number, named: ":number")
-                try insert.bind(item.identity, named: ":identity")
-                try insert.bind(item.guid, named: ":guid")
-                try insert.bind(item.integrity?.stored, named: ":integrity")
-                try insert.bind(item.title, named: ":title")
-                try insert.bind(item.enclosureURL, named: ":enclosure_url")
-                try insert.bind(item.enclosureType, named: ":enclosure_type")
-                try insert.bind(item.enclosureLength, named: ":enclosure_length")
-                try insert.bind(item.published?.timeIntervalSince1970, named: ":published")
+                try insert.bind(item.number, at: 1)
+                try insert.bind(item.identity, at: 2)
+                try insert.bind(item.title, at: 3)
+                try insert.bind(item.enclosureURL, at: 4)
+                try insert.bind(item.enclosureType, at: 5)
+                try insert.bind(item.enclosureLength, at: 6)
+                try insert.bind(item.published?.timeIntervalSince1970, at: 7)
+                try insert.bind(item.guid, at: 8)
+                try insert.bind(item.integrity?.stored, at: 9)
                 try insert.run()
                 try insert.reset()
             }

@@ -19,7 +19,10 @@ extension String {
         let trimmed = self[start..<end]
         let first = trimmed.unicodeScalars.first
         let last = trimmed.unicodeScalars.last
-        guard first?.isASCII == false || last?.isASCII == false else { return String(trimmed) }
+        guard first?.isASCII == false || last?.isASCII == false else {
+            // Already trimmed, as nearly every URL and field is: no copy.
+            return start == bytes.startIndex && end == bytes.endIndex ? self : String(trimmed)
+        }
         guard let from = trimmed.unicodeScalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let to = trimmed.unicodeScalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }

@@ -5,7 +5,28 @@ public enum UTCDate {
     /// `2026-11-20T08:00:00Z`.
     public static func iso8601(_ date: Date) -> String {
         let (year, month, day, seconds) = civil(date)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
+        }
+        // Written digit by digit: listings format thousands of dates, and interpolating padded
+        // pieces costs a dozen strings each.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        func append(_ value: Int, digits: Int, then separator: Unicode.Scalar) {
+            var divisor = digits == 4 ? 1000 : 10
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            bytes.append(UInt8(ascii: separator))
+        }
+        append(year, digits: 4, then: "-")
+        append(month, digits: 2, then: "-")
+        append(day, digits: 2, then: "T")
+        append(seconds / 3600, digits: 2, then: ":")
+        append(seconds / 60 % 60, digits: 2, then: ":")
+        append(seconds % 60, digits: 2, then: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2026-11-20`.

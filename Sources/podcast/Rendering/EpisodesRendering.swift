@@ -12,11 +12,20 @@ struct EpisodesRendering {
 
     /// The contract's state of `episode`: `new` unless the progress buffer says otherwise.
     private func state(of episode: Episode) -> String {
-        records[episode.identity]?.listedState?.rawValue ?? "new"
+        state(of: record(of: episode))
     }
 
-    private func path(of episode: Episode) -> String? {
-        records[episode.identity].flatMap { $0.listedState == .downloaded ? $0.path : nil }
+    private func state(of record: DownloadRecord?) -> String {
+        record?.listedState?.rawValue ?? "new"
+    }
+
+    private func path(of record: DownloadRecord?) -> String? {
+        record.flatMap { $0.listedState == .downloaded ? $0.path : nil }
+    }
+
+    /// The episode's download record; the identity is not even worked out for a feed with none.
+    private func record(of episode: Episode) -> DownloadRecord? {
+        records.isEmpty ? nil : records[episode.identity]
     }
 
     private var episodes: ArraySlice<Episode> { feed.episodes.prefix(count) }
@@ -62,7 +71,8 @@ struct EpisodesRendering {
     }
 
     private func episodeJSON(_ episode: Episode, number: Int) -> JSONValue {
-        .object([
+        let record = record(of: episode)
+        return .object([
             ("number", .int(number)),
             ("guid", .string(episode.guid)),
             ("title", .string(episode.title)),
@@ -85,8 +95,8 @@ struct EpisodesRendering {
                 .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
             })),
             ("chapters_url", .string(episode.chaptersURL)),
-            ("state", .string(state(of: episode))),
-            ("path", .string(path(of: episode))),
+            ("state", .string(state(of: record))),
+            ("path", .string(path(of: record))),
         ])
     }
 

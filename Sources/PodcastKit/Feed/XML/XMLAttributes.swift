@@ -1,5 +1,4 @@
 import CLibXML2
-import Glibc
 
 /// The attributes of one start tag, read in place from libxml2's buffers (valid only during the
 /// start-element callback). Values are looked up on demand, so tags whose attributes nobody reads
@@ -8,15 +7,14 @@ struct XMLAttributes {
     /// libxml2's layout: five pointers per attribute (local name, prefix, URI, value start, value end).
     private let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     private let count: Int
-    private let namespaces: (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) -> FeedNamespace
+    /// Resolves prefixed attributes' namespaces. Not retained (a closure here would cost an
+    /// allocation per start tag): attributes live only during the parser's own callback.
+    private unowned(unsafe) let parser: XMLPushParser
 
-    init(
-        pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int,
-        namespaces: @escaping (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) -> FeedNamespace
-    ) {
+    init(pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, parser: XMLPushParser) {
         self.pointers = pointers
         self.count = count
-        self.namespaces = namespaces
+        self.parser = parser
     }
 
     /// The value of attribute `local` in `namespace` (unprefixed attributes are `.none`), with
@@ -26,12 +24,23 @@ struct XMLAttributes {
         for index in 0..<count {
             let base = pointers + index * 5
             guard let name = base[0], let start = base[3], let end = base[4] else { continue }
-            guard strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), local) == 0 else { continue }
-            let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : namespaces(base[1], base[2])
+            guard Self.name(name, is: local) else { continue }
+            let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : parser.namespace(prefix: base[1], uri: base[2])
             guard attributeNamespace == namespace else { continue }
             return Self.text(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil
+    }
+
+    /// Whether the NUL-terminated `name` is `local`, compared on bytes: handing a `String` to
+    /// `strcmp` would copy it into a new C string for every attribute looked at.
+    private static func name(_ name: UnsafePointer<xmlChar>, is local: String) -> Bool {
+        var next = name
+        for byte in local.utf8 {
+            guard next.pointee == byte else { return false }
+            next += 1
+        }
+        return next.pointee == 0
     }
 
     /// An attribute's raw value with references decoded and surrounding white space removed.

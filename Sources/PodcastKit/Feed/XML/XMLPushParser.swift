@@ -90,6 +90,14 @@ final class XMLPushParser {
         return Unmanaged<XMLPushParser>.fromOpaque(me).takeUnretainedValue()
     }
 
+    /// Runs `body` with the parser behind `context` without retaining it, which the element and
+    /// text callbacks, hundreds of thousands a feed, would otherwise each do: the parser outlives
+    /// them, as they come from its own `parse`.
+    private static func withInstance(from context: UnsafeMutableRawPointer?, _ body: (XMLPushParser) -> Void) {
+        guard let context, let me = context.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+        Unmanaged<XMLPushParser>.fromOpaque(me)._withUnsafeGuaranteedRef(body)
+    }
+
     private static func install(into sax: inout xmlSAXHandler) {
         // Only what we handle; every default that builds a tree or loads a DTD is switched off.
         sax.startDocument = nil
@@ -116,19 +124,21 @@ final class XMLPushParser {
             return HTMLEntityDeclarations.entity(named: String(cString: name))
         }
         sax.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            guard let parser = XMLPushParser.instance(from: context), let localName else { return }
-            let name = XMLName(namespace: parser.namespace(prefix: prefix, uri: uri), local: String(cString: localName))
-            let attributes = XMLAttributes(pointers: attributes, count: Int(attributeCount)) { prefix, uri in
-                parser.namespace(prefix: prefix, uri: uri)
+            guard let localName else { return }
+            XMLPushParser.withInstance(from: context) { parser in
+                let name = XMLName(namespace: parser.namespace(prefix: prefix, uri: uri), local: String(cString: localName))
+                let attributes = XMLAttributes(pointers: attributes, count: Int(attributeCount), parser: parser)
+                parser.handler.didStartElement(name, attributes: attributes)
             }
-            parser.handler.didStartElement(name, attributes: attributes)
         }
         sax.endElementNs = { context, _, _, _ in
-            XMLPushParser.instance(from: context)?.handler.didEndElement()
+            XMLPushParser.withInstance(from: context) { $0.handler.didEndElement() }
         }
         sax.characters = { context, text, length in
-            guard let parser = XMLPushParser.instance(from: context), let text else { return }
-            parser.handler.didReceiveText(UnsafeBufferPointer(start: text, count: Int(length)))
+            guard let text else { return }
+            XMLPushParser.withInstance(from: context) { parser in
+                parser.handler.didReceiveText(UnsafeBufferPointer(start: text, count: Int(length)))
+            }
         }
         sax.cdataBlock = sax.characters
         sax.serror = { context, error in
@@ -145,7 +155,7 @@ final class XMLPushParser {
 
     /// The vocabulary of a name from its namespace URI, or its prefix when undeclared; cached by
     /// pointer, since libxml2 interns names in its dictionary for the life of the parse.
-    private func namespace(prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) -> FeedNamespace {
+    func namespace(prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) -> FeedNamespace {
         guard let key = uri ?? prefix else { return .none }
         if let known = namespaceCache[UnsafeRawPointer(key)] { return known }
         let resolved = uri.map { FeedNamespace(uri: String(cString: $0)) } ?? FeedNamespace(prefix: String(cString: key))
