@@ -17,7 +17,7 @@ extension DownloadBatch {
                 if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
                 placing.append((download, done))
             } catch {
-                failToFinish(download, done, error, report: report)
+                fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
             }
         }
         var placed: [(download: ActiveDownload, path: String)] = []
@@ -34,7 +34,7 @@ extension DownloadBatch {
             // The files placed before the failure are in place; their records went with the rollback.
             for (download, _) in placed { try? store.saveDownload(download.record) }
             for (download, done) in placing where !placed.contains(where: { $0.download === download }) {
-                failToFinish(download, done, error, report: report)
+                fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
             }
         }
         for folder in Set(placed.map { folder(for: $0.download.item) }) {
@@ -68,23 +68,8 @@ extension DownloadBatch {
         }
         let reason = "the file does not match the \(check) digest the feed publishes (podcast:integrity), "
             + "twice; the publisher's file or digest is wrong"
-        var record = download.record
-        record.state = .failed
-        record.error = reason
-        record.finalError = true
-        unlink(download.partialPath)
-        try? store.saveDownload(record)
-        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: reason), report: report)
+        fail(download, because: reason, bytes: 0, final: true, report: report)
         return false
-    }
-
-    private func failToFinish(_ download: ActiveDownload, _ done: CompletedTransfer, _ error: any Error, report: (DownloadUpdate) -> Void) {
-        var record = download.record
-        record.state = .failed
-        record.error = "\(error)"
-        record.bytes = done.bytes
-        try? store.saveDownload(record)
-        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: "\(error)"), report: report)
     }
 
     func folder(for item: DownloadItem) -> String {

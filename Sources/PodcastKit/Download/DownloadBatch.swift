@@ -134,7 +134,7 @@ public final class DownloadBatch {
             report(.warning(download.item, failure.reason))
             start(download, resume: nil, after: nil)
         case .fail(let final):
-            fail(download, failure, final: final, report: report)
+            fail(download, because: failure.reason, bytes: failure.bytes, final: final, report: report)
         case .stopAll:
             guard case .local(let error) = failure.kind else { return }
             let reason = "cannot write \(error.path ?? download.partialPath): \(error.reason)"
@@ -150,11 +150,12 @@ public final class DownloadBatch {
         engine?.shutdown()
     }
 
-    /// Ends `download` as failed; its partial file stays for `podcast resume` unless no retry can help.
-    private func fail(_ download: ActiveDownload, _ failure: FailedTransfer, final: Bool, report: (DownloadUpdate) -> Void) {
+    /// Ends `download` as failed, its partial file holding `bytes`; the file stays for
+    /// `podcast resume` unless no retry can help (`final`).
+    func fail(_ download: ActiveDownload, because reason: String, bytes: Int64, final: Bool, report: (DownloadUpdate) -> Void) {
         var record = download.record
         record.state = .failed
-        record.error = failure.reason
+        record.error = reason
         record.finalError = final
         record.failures = download.history.failuresWithoutProgress
         if final {
@@ -162,10 +163,10 @@ public final class DownloadBatch {
             record.bytes = 0
             record.durableBytes = 0
         } else {
-            sync(download, bytes: failure.bytes, into: &record)
+            sync(download, bytes: bytes, into: &record)
         }
         try? store.saveDownload(record)
-        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: failure.reason), report: report)
+        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: reason), report: report)
     }
 
     /// Ends `download` as paused, with its resume data made durable.

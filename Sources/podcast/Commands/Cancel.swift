@@ -23,11 +23,7 @@ struct Cancel: ParsableCommand {
     var output: OutputOptions
 
     func validate() throws {
-        do {
-            _ = try Selection(selection)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try Selection.validateArgument(selection)
     }
 
     func run() throws {

@@ -32,11 +32,7 @@ struct Download: ParsableCommand {
     var output: OutputOptions
 
     func validate() throws {
-        do {
-            _ = try Selection(selection)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try Selection.validateArgument(selection)
     }
 
     func run() throws {

@@ -22,6 +22,8 @@ final class Transfer {
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
     private var checkedResponse = false
+    /// True for a 416's body: an error page, never part of the file.
+    private var discardsBody = false
     private var sample: (bytes: Int64, time: ContinuousClock.Instant)
     /// Bytes per second, smoothed over the last few seconds.
     private(set) var speed: Double = 0
@@ -159,8 +161,7 @@ final class Transfer {
                 return 0
             }
         }
-        // A 416's body is an error page, never part of the file.
-        if transfer.easy.responseCode == 416 { return length }
+        if transfer.discardsBody { return length }
         var offset = 0
         while offset < length {
             let result = pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
@@ -181,7 +182,10 @@ final class Transfer {
     private func acceptResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
         let status = easy.responseCode
         let url = easy.effectiveURL ?? request.url
-        if status == 416 && request.resume != nil { return nil }
+        if status == 416 && request.resume != nil {
+            discardsBody = true
+            return nil
+        }
         guard (200...299).contains(status) else {
             return .http(.status(status, url: url, retryAfter: easy.retryAfter))
         }
