@@ -280,4 +280,42 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(byTitle["One"]?.enclosure?.url == "https://example.org/shows/ep1/one.mp3")
         #expect(byTitle["Two"]?.enclosure?.url == "https://example.org/shows/two.mp3")
     }
+
+    // MARK: Long feeds (episodes made on a second thread)
+
+    @Test func aLongFeedKeepsEveryFieldOfEveryEpisodeInOrder() throws {
+        // Well past the first batch made on the reading thread, so most episodes are made on the
+        // finisher's own thread; oldest first in the document, so sorting reverses them.
+        let count = 1_000
+        let items = (1...count).map { number in
+            let base = number % 10 == 0 ? #" xml:base="https://cdn.example.org/\#(number)/""# : ""
+            let day = String(format: "%02d", number % 28 + 1)
+            let hour = String(format: "%02d", number % 24)
+            return #"<item\#(base)><title>Episode \#(number) &amp; more</title><guid>id-\#(number)</guid>"#
+                + #"<link>page-\#(number).html</link><pubDate>\#(day) Jan \#(2000 + number / 28) \#(hour):00:00 GMT</pubDate>"#
+                + #"<description><![CDATA[<p>Notes <b>\#(number)</b></p>]]></description>"#
+                + #"<itunes:duration>\#(number)</itunes:duration>"#
+                + #"<enclosure url="audio/\#(number).mp3" type="audio/mpeg" length="\#(number * 100)"/></item>"#
+        }
+        let document = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Long</title>"#
+            + items.joined() + "</channel></rss>"
+        let result = try parseFeed(Data(document.utf8), pieceSize: 16 * 1024)
+
+        let episodes = result.feed.episodes
+        #expect(episodes.count == count)
+        #expect(result.warnings.isEmpty)
+        for (index, episode) in episodes.enumerated() {
+            let number = count - index
+            let base = number % 10 == 0 ? "https://cdn.example.org/\(number)/" : "https://example.com/"
+            #expect(episode.title == "Episode \(number) & more")
+            #expect(episode.guid == "id-\(number)")
+            #expect(episode.link == base + "page-\(number).html")
+            #expect(episode.description == "Notes \(number)")
+            #expect(episode.duration == number)
+            #expect(episode.enclosure == Enclosure(url: base + "audio/\(number).mp3", type: "audio/mpeg", length: Int64(number * 100)))
+            #expect(episode.published != nil)
+        }
+        let dates = episodes.compactMap(\.published)
+        #expect(dates == dates.sorted(by: >))
+    }
 }

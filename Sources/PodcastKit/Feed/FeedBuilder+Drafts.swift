@@ -34,6 +34,9 @@ extension FeedBuilder {
     /// One item being read: the episode plus the candidates its fields are chosen from.
     /// A class, not a struct: it is changed on nearly every element of an item, and a struct held
     /// in an optional property would be copied (arrays and all) on each change.
+    ///
+    /// Attributes are taken in as they are read; the texts of fields are only recorded, as bytes,
+    /// and decoded when the episode is made (`episode(resolver:)`), which may be on another thread.
     final class ItemDraft {
         /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
         /// rest as written.
@@ -72,17 +75,40 @@ extension FeedBuilder {
         private var offeredRanks = Set<Int>()
         var published: Date?
         var updated: Date?
+        /// The recorded texts, one after another, and what each one is.
+        private var texts: [UInt8] = []
+        private var fields: [RecordedField] = []
 
-        /// Whether a show-notes candidate of `rank` could still be chosen. Its text need not be
-        /// kept otherwise (only counted).
-        func wantsNotes(rank: Int) -> Bool {
+        /// The most text recorded for one item; a field beyond it is dropped. Real items hold a few
+        /// KiB; this bounds a hostile one that repeats large elements.
+        static let maxRecordedBytes = 2 * FeedBuilder.maxTextBytes
+
+        private struct RecordedField {
+            var field: Field
+            var range: Range<Int>
+            var type: AtomTextType?
+            /// The `xml:base` in force where the text was read, when not the item's own.
+            var base: URLResolver?
+        }
+
+        /// Records the text (UTF-8 bytes) read for `field`, written as `type` says (Atom), read
+        /// under `base` when an `xml:base` was in force.
+        func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {
+            guard texts.count + text.count <= Self.maxRecordedBytes else { return }
+            let start = texts.count
+            texts.append(contentsOf: text)
+            fields.append(RecordedField(field: field, range: start..<texts.count, type: type, base: base))
+        }
+
+        /// Whether a show-notes candidate of `rank` could still be chosen.
+        private func wantsNotes(rank: Int) -> Bool {
             !offeredRanks.contains(rank) && rank < notes?.rank ?? Int.max
         }
 
         /// Offers the text of a show-notes candidate of `rank` (HTML or plain, not blank): the
         /// notes are the plain text of the best-ranked candidate that has any, and of each rank
-        /// only the first candidate counts. Converted at once, so no raw text is kept.
-        func offerNotes(_ html: String, rank: Int) {
+        /// only the first candidate counts.
+        private func offerNotes(_ html: String, rank: Int) {
             guard wantsNotes(rank: rank) else { return }
             offeredRanks.insert(rank)
             let text = HTMLText.plainText(html)
@@ -90,7 +116,9 @@ extension FeedBuilder {
         }
 
         /// The finished episode, its URLs made absolute (those not already) against `resolver`.
+        /// Call once.
         func episode(resolver: URLResolver) -> Episode {
+            applyRecordedFields(resolver: resolver)
             var episode = self.episode
             let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
             if let media, let url = media.url.flatMap(resolver.resolve) {
@@ -112,6 +140,52 @@ extension FeedBuilder {
                 episode.title = fallbackTitle ?? episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
             }
             return episode
+        }
+
+        /// Decodes the recorded texts and takes each in, in document order.
+        private func applyRecordedFields(resolver: URLResolver) {
+            texts.withUnsafeBufferPointer { texts in
+                for recorded in fields {
+                    let text = UnsafeBufferPointer(rebasing: texts[recorded.range])
+                    guard let (value, trimmed) = recorded.field.decode(text, type: recorded.type) else { continue }
+                    if let base = recorded.base {
+                        take(recorded.field, value, trimmed, base: base)
+                    } else {
+                        take(recorded.field, value, trimmed, base: resolver)
+                    }
+                }
+            }
+            texts = []
+            fields = []
+        }
+
+        /// Takes in a field's text: `value` as written for fields that keep markup, and `trimmed`,
+        /// which is not empty; relative URLs resolve against `base`.
+        private func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
+            if let rank = field.notesRank {
+                offerNotes(value, rank: rank)
+                return
+            }
+            switch field {
+            case .itemTitle: if episode.title.isEmpty { episode.title = trimmed.singleLine() }
+            case .itemFallbackTitle: fallbackTitle = fallbackTitle ?? trimmed.singleLine()
+            case .itemGUID: episode.guid = episode.guid ?? trimmed
+            case .itemLink: rssLink = rssLink ?? base.resolve(trimmed)
+            case .itemPublished: published = published ?? FeedDate.parse(trimmed)
+            case .itemUpdated: updated = updated ?? FeedDate.parse(trimmed)
+            case .itemDuration: episode.duration = episode.duration ?? EpisodeDuration.seconds(trimmed)
+            case .itemSeason: episode.season = episode.season ?? Int(trimmed)
+            case .itemEpisode: episode.episodeNumber = episode.episodeNumber ?? Int(trimmed)
+            case .itemEpisodeType: episode.episodeType = episode.episodeType ?? trimmed.lowercased()
+            case .itemExplicit:
+                switch trimmed.lowercased() {
+                case "yes", "true", "explicit": episode.isExplicit = true
+                case "no", "false", "clean": episode.isExplicit = false
+                default: break
+                }
+            case .itemBlock: episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
+            default: break
+            }
         }
 
         /// The `<media:content>` to use when there is no enclosure: the first audio or video one,

@@ -32,3 +32,32 @@ extension FeedBuilder {
         }
     }
 }
+
+extension FeedBuilder.Field {
+    /// The text read for this field (UTF-8), decoded: `value` as written, or as an Atom `type`
+    /// says to read it, for fields that keep markup, else the trimmed text; and `trimmed`, which
+    /// is not empty. Nil for blank text.
+    func decode(_ text: UnsafeBufferPointer<UInt8>, type: AtomTextType?) -> (value: String, trimmed: String)? {
+        Windows1252.withC1ControlsReplaced(text) { bytes in
+            if keepsMarkup || type != nil {
+                let value = readable(String(decoding: bytes, as: UTF8.self), type)
+                let trimmed = value.trimmingWhitespace()
+                return trimmed.isEmpty ? nil : (value, trimmed)
+            }
+            let trimmed = String(trimmingWhitespace: bytes)
+            return trimmed.isEmpty ? nil : (trimmed, trimmed)
+        }
+    }
+
+    /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
+    /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
+    /// HTML-to-text step keeps any `<` or `&` it contains as written.
+    private func readable(_ value: String, _ type: AtomTextType?) -> String {
+        switch (self, type) {
+        case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
+        case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
+            value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+        default: value
+        }
+    }
+}

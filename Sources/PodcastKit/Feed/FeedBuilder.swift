@@ -64,6 +64,10 @@ extension FeedBuilder {
 
         private let resolver: URLResolver
         private var feed: Feed
+        /// Makes the episodes of finished items, in document order.
+        private let finisher: EpisodeFinisher
+        /// How many items were finished.
+        private var itemCount = 0
         private var channel = ChannelDraft()
         private var item: ItemDraft?
         private var stack: [XMLName] = []
@@ -74,9 +78,6 @@ extension FeedBuilder {
         private var text: [UInt8] = []
         /// How many bytes of the current element's text were read (up to `maxTextBytes`).
         private var textLength = 0
-        /// True when the current element's text is only counted, not kept: a show-notes candidate
-        /// that can no longer be chosen.
-        private var discardsText = false
         /// The depth of the element whose text is being read; nested markup's text is read with it.
         private var captureDepth: Int?
         /// How the kept text is written, for Atom text constructs that say (`type`).
@@ -91,12 +92,14 @@ extension FeedBuilder {
         init(url: String) {
             resolver = URLResolver(documentURL: url)
             feed = Feed(url: url)
+            finisher = EpisodeFinisher(documentURL: url)
         }
 
-        /// The feed read so far, its episodes in document order.
+        /// The feed read so far, its episodes in document order. Call once: reading ends with it.
         func result() -> Feed {
             var result = feed
             channel.apply(to: &result)
+            result.episodes = finisher.finish()
             return result
         }
 
@@ -122,12 +125,11 @@ extension FeedBuilder {
             let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
                 : startChannelElement(name, parent: parent, attributes: attributes)
             fields.append(field)
-            if let field {
+            if field != nil {
                 captureDepth = stack.count
                 captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
                 text.removeAll(keepingCapacity: true)
                 textLength = 0
-                discardsText = field.notesRank.map { item?.wantsNotes(rank: $0) == false } ?? false
             }
         }
 
@@ -135,12 +137,13 @@ extension FeedBuilder {
             guard let name = stack.last else { return }
             if captureDepth == stack.count, let field = fields.last ?? nil {
                 captureDepth = nil
-                if !discardsText { endField(field) }
+                endField(field)
             }
             if isItemElement(name), stack.count == itemDepth, let finished = item {
                 item = nil
-                feed.episodes.append(finished.episode(resolver: base))
-                if feed.episodes.count >= FeedBuilder.maxItems {
+                finisher.add(finished, base: bases.last?.resolver)
+                itemCount += 1
+                if itemCount >= FeedBuilder.maxItems {
                     itemLimitReached = true
                     stopReading()
                 }
@@ -157,24 +160,19 @@ extension FeedBuilder {
             if bytes.count > room { truncatedTexts += 1 }
             let kept = min(bytes.count, room)
             textLength += kept
-            if !discardsText { text.append(contentsOf: bytes.prefix(kept)) }
+            text.append(contentsOf: bytes.prefix(kept))
         }
 
-        /// Hands the text read for `field` on: as written (or as an Atom type says to read it) for
-        /// fields that keep markup, else trimmed, straight from the bytes.
+        /// Hands the text read for `field` on: an item's is recorded as read (it is decoded when
+        /// the episode is made, see `EpisodeFinisher`), the channel's is decoded now.
         private mutating func endField(_ field: Field) {
-            let bytes = Windows1252.replacingC1Controls(text)
-            let value: String
-            let trimmed: String
-            if field.keepsMarkup || captureType != nil {
-                value = Self.readable(String(decoding: bytes, as: UTF8.self), field, captureType)
-                trimmed = value.trimmingWhitespace()
-            } else {
-                trimmed = bytes.withUnsafeBufferPointer(String.init(trimmingWhitespace:))
-                value = trimmed
+            if let item {
+                item.record(field, text: text, type: captureType, base: bases.last?.resolver)
+                return
             }
-            guard !trimmed.isEmpty else { return }
-            if item != nil { endItemField(field, value, trimmed) } else { endChannelField(field, value, trimmed) }
+            let decoded = text.withUnsafeBufferPointer { field.decode($0, type: captureType) }
+            guard let (value, trimmed) = decoded else { return }
+            endChannelField(field, value, trimmed)
         }
 
         // MARK: Channel
@@ -388,51 +386,9 @@ extension FeedBuilder {
             }
         }
 
-        /// Records an item field's text: `value` as written for fields that keep markup, and
-        /// `trimmed`, which is not empty.
-        private func endItemField(_ field: Field, _ value: String, _ trimmed: String) {
-            guard let draft = item else { return }
-            if let rank = field.notesRank {
-                draft.offerNotes(value, rank: rank)
-                return
-            }
-            switch field {
-            case .itemTitle: if draft.episode.title.isEmpty { draft.episode.title = trimmed.singleLine() }
-            case .itemFallbackTitle: draft.fallbackTitle = draft.fallbackTitle ?? trimmed.singleLine()
-            case .itemGUID: draft.episode.guid = draft.episode.guid ?? trimmed
-            case .itemLink: draft.rssLink = draft.rssLink ?? base.resolve(trimmed)
-            case .itemPublished: draft.published = draft.published ?? FeedDate.parse(trimmed)
-            case .itemUpdated: draft.updated = draft.updated ?? FeedDate.parse(trimmed)
-            case .itemDuration: draft.episode.duration = draft.episode.duration ?? EpisodeDuration.seconds(trimmed)
-            case .itemSeason: draft.episode.season = draft.episode.season ?? Int(trimmed)
-            case .itemEpisode: draft.episode.episodeNumber = draft.episode.episodeNumber ?? Int(trimmed)
-            case .itemEpisodeType: draft.episode.episodeType = draft.episode.episodeType ?? trimmed.lowercased()
-            case .itemExplicit:
-                switch trimmed.lowercased() {
-                case "yes", "true", "explicit": draft.episode.isExplicit = true
-                case "no", "false", "clean": draft.episode.isExplicit = false
-                default: break
-                }
-            case .itemBlock: draft.episode.isBlocked = ["yes", "true"].contains(trimmed.lowercased())
-            default: break
-            }
-        }
-
         /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
         private static func imageReference(_ attributes: XMLAttributes) -> String? {
             attributes.value("href") ?? attributes.value("url")
-        }
-
-        /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
-        /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
-        /// HTML-to-text step keeps any `<` or `&` it contains as written.
-        private static func readable(_ value: String, _ field: Field, _ type: AtomTextType?) -> String {
-            switch (field, type) {
-            case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
-            case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
-                value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-            default: value
-            }
         }
     }
 }

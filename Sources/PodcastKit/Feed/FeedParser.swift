@@ -162,23 +162,24 @@ public final class FeedParser {
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of
     /// an identity; returns how many were dropped.
     static func orderNewestFirst(_ episodes: inout [Episode]) -> Int {
-        // Indices are sorted, not episodes: a long feed is then copied once, not three times.
+        // Indices are sorted, not episodes, and only the dates and identities are read: a long feed
+        // is then copied at most once.
+        let dates = episodes.map(\.published)
         let order = episodes.indices.sorted { lhs, rhs in
-            switch (episodes[lhs].published, episodes[rhs].published) {
+            switch (dates[lhs], dates[rhs]) {
             case let (left?, right?) where left != right: return left > right
             case (.some, nil): return true
             case (nil, .some): return false
             default: return lhs < rhs
             }
         }
+        let identities = episodes.map(\.identity)
         var seen = Set<String>(minimumCapacity: episodes.count)
-        var ordered: [Episode] = []
-        ordered.reserveCapacity(episodes.count)
-        for index in order where seen.insert(episodes[index].identity).inserted {
-            ordered.append(episodes[index])
-        }
-        let dropped = episodes.count - ordered.count
-        episodes = ordered
+        let kept = order.filter { seen.insert(identities[$0]).inserted }
+        let dropped = episodes.count - kept.count
+        // Most feeds already list each episode once, newest first: nothing to move then.
+        if dropped == 0 && kept.elementsEqual(episodes.indices) { return 0 }
+        episodes = kept.map { episodes[$0] }
         return dropped
     }
 }

@@ -3,13 +3,20 @@ extension Listing {
     public init(feed: Feed, url: String, limit: Int? = nil) {
         self.init(
             source: .feed(url: url, title: feed.title),
-            items: feed.episodes.prefix(limit ?? feed.episodes.count).enumerated().map { index, episode in
-                ListingItem(
-                    number: index + 1, identity: episode.identity, title: episode.title,
-                    enclosureURL: episode.enclosure?.url, enclosureType: episode.enclosure?.type,
-                    enclosureLength: episode.enclosure?.length, published: episode.published, guid: episode.guid,
-                    integrity: episode.enclosureIntegrity)
+            items: feed.episodes.prefix(limit ?? feed.episodes.count).indices.map { index in
+                ListingItem(episode: feed.episodes[index], number: index + 1)
             })
+    }
+}
+
+extension ListingItem {
+    /// The item numbered `number` for `episode`.
+    init(episode: borrowing Episode, number: Int) {
+        self.init(
+            number: number, identity: episode.identity, title: episode.title,
+            enclosureURL: episode.enclosure?.url, enclosureType: episode.enclosure?.type,
+            enclosureLength: episode.enclosure?.length, published: episode.published, guid: episode.guid,
+            integrity: episode.enclosureIntegrity)
     }
 }
 

@@ -48,7 +48,11 @@ struct Episodes: ParsableCommand {
             store: store)
         let fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
-        try store.replaceListing(listing)
+        let records = try store.downloadRecords(feed: fetched.url)
+        // Stored beside the output, on a second core, through a store of its own (or after it,
+        // here, when no thread can be started).
+        let paths = context.paths
+        let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing) }
 
         for move in fetched.moves {
             context.console.note(move)
@@ -56,21 +60,25 @@ struct Episodes: ParsableCommand {
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
-        let records = try store.downloadRecords(feed: fetched.url)
         let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
+        show(rendering, console: context.console)
+        if let saving { try saving.wait() } else { try store.replaceListing(listing) }
+        if !output.json && !listing.items.isEmpty {
+            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
+        }
+    }
+
+    private func show(_ rendering: EpisodesRendering, console: Console) {
         if output.json {
             // Streamed: the document of a long feed is never held whole.
-            rendering.json.write(pretty: context.console.stdoutIsTerminal) { Console.write($0, to: STDOUT_FILENO) }
-            context.console.print("")
-            return
+            rendering.json.write(pretty: console.stdoutIsTerminal) { Console.write($0, to: STDOUT_FILENO) }
+            console.print("")
+        } else if rendering.count == 0 {
+            console.note("feed \(rendering.url) (\(rendering.feed.title)) has no episodes")
+        } else {
+            for line in rendering.table.render(width: console.outputWidth).lines {
+                console.print(line)
+            }
         }
-        if listing.items.isEmpty {
-            context.console.note("feed \(fetched.url) (\(fetched.result.feed.title)) has no episodes")
-            return
-        }
-        for line in rendering.table.render(width: context.console.outputWidth).lines {
-            context.console.print(line)
-        }
-        context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
     }
 }

@@ -66,38 +66,68 @@ struct EpisodesRendering {
                 ("image", .string(feed.image)),
                 ("language", .string(feed.language)),
             ])),
-            ("episodes", .generatedArray(count: count) { index in episodeJSON(feed.episodes[index], number: index + 1) }),
+            ("episodes", .streamedArray(count: count) { index, writer in
+                writeEpisode(feed.episodes[index], number: index + 1, to: &writer)
+            }),
         ])
     }
 
-    private func episodeJSON(_ episode: Episode, number: Int) -> JSONValue {
+    private func writeEpisode(_ episode: Episode, number: Int, to writer: inout JSONWriter) {
         let record = record(of: episode)
-        return .object([
-            ("number", .int(number)),
-            ("guid", .string(episode.guid)),
-            ("title", .string(episode.title)),
-            ("published", .string(episode.published.map(UTCDate.iso8601))),
-            ("duration", .int(episode.duration)),
-            ("description", .string(episode.description)),
-            ("link", .string(episode.link)),
-            ("image", .string(episode.image)),
-            ("season", .int(episode.season)),
-            ("episode", .int(episode.episodeNumber)),
-            ("episode_type", .string(episode.episodeType)),
-            ("enclosure", episode.enclosure.map { enclosure in
-                .object([
-                    ("url", .string(enclosure.url)),
-                    ("type", .string(enclosure.type)),
-                    ("length", .int(enclosure.length.map { Int($0) })),
-                ])
-            } ?? .null),
-            ("transcripts", .array(episode.transcripts.map { transcript in
-                .object([("url", .string(transcript.url)), ("type", .string(transcript.type))])
-            })),
-            ("chapters_url", .string(episode.chaptersURL)),
-            ("state", .string(state(of: record))),
-            ("path", .string(path(of: record))),
-        ])
+        writer.beginObject()
+        writer.key("number")
+        writer.int(number)
+        writer.key("guid")
+        writer.string(episode.guid)
+        writer.key("title")
+        writer.string(episode.title)
+        writer.key("published")
+        writer.string(episode.published.map(UTCDate.iso8601))
+        writer.key("duration")
+        writer.int(episode.duration)
+        writer.key("description")
+        writer.string(episode.description)
+        writer.key("link")
+        writer.string(episode.link)
+        writer.key("image")
+        writer.string(episode.image)
+        writer.key("season")
+        writer.int(episode.season)
+        writer.key("episode")
+        writer.int(episode.episodeNumber)
+        writer.key("episode_type")
+        writer.string(episode.episodeType)
+        writer.key("enclosure")
+        if let enclosure = episode.enclosure {
+            writer.beginObject()
+            writer.key("url")
+            writer.string(enclosure.url)
+            writer.key("type")
+            writer.string(enclosure.type)
+            writer.key("length")
+            writer.int(enclosure.length.map { Int($0) })
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.key("transcripts")
+        writer.beginArray()
+        for transcript in episode.transcripts {
+            writer.beginObject()
+            writer.key("url")
+            writer.string(transcript.url)
+            writer.key("type")
+            writer.string(transcript.type)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("chapters_url")
+        writer.string(episode.chaptersURL)
+        writer.key("state")
+        writer.string(state(of: record))
+        writer.key("path")
+        writer.string(path(of: record))
+        writer.endObject()
     }
 
     /// `1:02:05` or `45:07`.

@@ -50,15 +50,21 @@ struct Console {
     /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. A closed
     /// stderr is ignored, so the exit status still tells what happened.
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        var text = text
+        text.withUTF8 { Self.write(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    /// Writes all of `bytes`, as `write(_:to:)` writes a text.
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = Glibc.write(descriptor, rest.baseAddress, rest.count)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
                 return
             }
-            bytes = bytes.dropFirst(written)
+            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
     }
 }

@@ -92,11 +92,13 @@ struct InputRepair {
             }
             switch (mode, byte) {
             case (.markup, UInt8(ascii: "<")):
-                if !final && bytes.count - index < 9 && Self.couldStartSection(bytes, at: index) {
+                if index + 1 < bytes.count && bytes[index + 1] != UInt8(ascii: "!") {
+                    // A tag: only `<!` can start a section.
+                    index += 1
+                } else if !final && bytes.count - index < 9 && Self.couldStartSection(bytes, at: index) {
                     end = index
                     break scanning
-                }
-                if Self.matches("<![CDATA[", in: bytes, at: index) {
+                } else if Self.matches("<![CDATA[", in: bytes, at: index) {
                     mode = .cdata
                     index += 9
                 } else if Self.matches("<!--", in: bytes, at: index) {
@@ -148,21 +150,17 @@ struct InputRepair {
     /// mode (or the end): a byte from 0x80 when repairing UTF-8; `<` or `&` in markup, `]` in a
     /// CDATA section and `-` in a comment.
     private func skipPlainBytes(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let high: UInt64 = repairsUTF8 ? 0x8080_8080_8080_8080 : 0
         let (first, second): (UInt8, UInt8)
         switch mode {
         case .markup: (first, second) = (UInt8(ascii: "<"), UInt8(ascii: "&"))
         case .cdata: (first, second) = (UInt8(ascii: "]"), UInt8(ascii: "]"))
         case .comment: (first, second) = (UInt8(ascii: "-"), UInt8(ascii: "-"))
         }
-        let firstWord = UInt64(first) &* Self.ones
-        let secondWord = UInt64(second) &* Self.ones
         var index = start
         // Eight bytes at a time while none of them matters.
         while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if word & high != 0 { break }
-            if Self.hasZeroByte(word ^ firstWord) || Self.hasZeroByte(word ^ secondWord) { break }
+            let word = ByteWord(bytes, at: index)
+            if repairsUTF8 && word.containsNonASCII || word.contains(first) || word.contains(second) { break }
             index += 8
         }
         while index < bytes.count {
@@ -171,14 +169,6 @@ struct InputRepair {
             index += 1
         }
         return index
-    }
-
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-
-    /// Whether one of the eight bytes of `word` is zero. (The trick can mark a byte above a zero
-    /// byte too, so it says whether, not where.)
-    private static func hasZeroByte(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     // MARK: UTF-8

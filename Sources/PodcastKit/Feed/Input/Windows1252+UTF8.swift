@@ -15,24 +15,27 @@ extension Windows1252 {
     /// character of the same byte. Such controls never belong in feed text: they are Windows-1252
     /// punctuation (curly quotes, dashes, …) that was decoded as Latin-1, or encoded as UTF-8 from
     /// such a decoding. The five bytes Windows-1252 leaves undefined stay as they are.
-    static func replacingC1Controls(_ text: [UInt8]) -> [UInt8] {
-        text.withUnsafeBufferPointer { bytes in
-            guard let first = firstC1Control(bytes, from: 0) else { return text }
-            var output = Array(bytes[..<first])
-            output.reserveCapacity(text.count + 8)
-            var index = first
-            while let control = firstC1Control(bytes, from: index) {
-                output.append(contentsOf: bytes[index..<control])
-                if scalar(bytes[control + 1]) != nil {
-                    output.append(contentsOf: utf8(bytes[control + 1]))
-                } else {
-                    output.append(contentsOf: bytes[control...(control + 1)])
-                }
-                index = control + 2
+    ///
+    /// Calls `body` with the text replaced, or with `text` itself when it has none to replace
+    /// (almost all text: nothing is copied then).
+    static func withC1ControlsReplaced<Result>(
+        _ text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        guard let first = firstC1Control(text, from: 0) else { return body(text) }
+        var output = Array(text[..<first])
+        output.reserveCapacity(text.count + 8)
+        var index = first
+        while let control = firstC1Control(text, from: index) {
+            output.append(contentsOf: text[index..<control])
+            if scalar(text[control + 1]) != nil {
+                output.append(contentsOf: utf8(text[control + 1]))
+            } else {
+                output.append(contentsOf: text[control...(control + 1)])
             }
-            output.append(contentsOf: bytes[index...])
-            return output
+            index = control + 2
         }
+        output.append(contentsOf: text[index...])
+        return output.withUnsafeBufferPointer(body)
     }
 
     /// Where the next C1 control character (0xC2 then 0x80–0x9F) at or after `start` begins.

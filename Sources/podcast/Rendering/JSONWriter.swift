@@ -1,0 +1,185 @@
+import PodcastKit
+
+/// Writes JSON text straight into a byte buffer as values are given, in the order given: the
+/// writer behind `JSONValue`, and what long documents (a listing of thousands of episodes) are
+/// written with, one element at a time, without a value tree.
+struct JSONWriter {
+    /// The text written and not yet taken (`takeText`).
+    private(set) var text: [UInt8] = []
+    /// Indented by two spaces when true, else on one line.
+    let pretty: Bool
+    /// Per open object or array, innermost last: whether it holds anything yet.
+    private var containers: [(isArray: Bool, hasElements: Bool)] = []
+
+    /// A writer of indented (`pretty`) or one-line text.
+    init(pretty: Bool) {
+        self.pretty = pretty
+        text.reserveCapacity(Self.pieceSize + 4096)
+    }
+
+    /// How much text is gathered before `handOn` passes it on.
+    static let pieceSize = 64 * 1024
+
+    /// Passes the text written so far to `output` once there is a piece's worth (or `all`).
+    mutating func handOn(to output: (UnsafeRawBufferPointer) -> Void, all: Bool = false) {
+        guard text.count >= Self.pieceSize || all && !text.isEmpty else { return }
+        text.withUnsafeBytes(output)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Containers
+
+    mutating func beginObject() {
+        beginValue()
+        text.append(UInt8(ascii: "{"))
+        containers.append((false, false))
+    }
+
+    mutating func endObject() {
+        end(UInt8(ascii: "}"))
+    }
+
+    mutating func beginArray() {
+        beginValue()
+        text.append(UInt8(ascii: "["))
+        containers.append((true, false))
+    }
+
+    mutating func endArray() {
+        end(UInt8(ascii: "]"))
+    }
+
+    /// Starts the member `name` of the open object; its value is written next.
+    mutating func key(_ name: String) {
+        separate()
+        writeString(name)
+        text.append(UInt8(ascii: ":"))
+        if pretty { text.append(UInt8(ascii: " ")) }
+    }
+
+    // MARK: Values
+
+    mutating func null() {
+        beginValue()
+        text.append(contentsOf: "null".utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        beginValue()
+        text.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// The number, or null for nil.
+    mutating func int(_ value: Int?) {
+        guard let value else { return null() }
+        beginValue()
+        text.append(contentsOf: String(value).utf8)
+    }
+
+    /// The text, quoted, or null for nil.
+    mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        beginValue()
+        writeString(value)
+    }
+
+    // MARK: Layout
+
+    /// Before a value: in an array, the separator from the element before (in an object the key did that).
+    private mutating func beginValue() {
+        if containers.last?.isArray == true { separate() }
+    }
+
+    /// A comma after an earlier element, then, when pretty, a new line indented to the depth.
+    private mutating func separate() {
+        guard !containers.isEmpty else { return }
+        if containers[containers.count - 1].hasElements { text.append(UInt8(ascii: ",")) }
+        containers[containers.count - 1].hasElements = true
+        writeNewline(indent: containers.count)
+    }
+
+    private mutating func end(_ bracket: UInt8) {
+        let container = containers.removeLast()
+        if container.hasElements { writeNewline(indent: containers.count) }
+        text.append(bracket)
+    }
+
+    private mutating func writeNewline(indent: Int) {
+        guard pretty else { return }
+        text.append(UInt8(ascii: "\n"))
+        text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    // MARK: Strings
+
+    /// Writes `value` quoted, escaping what JSON requires and U+2028 and U+2029 (which JavaScript
+    /// reads as line ends). Runs that need no escaping, nearly all text, are copied whole.
+    private mutating func writeString(_ value: String) {
+        text.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var copied = 0
+            var index = 0
+            while index < bytes.count {
+                index = Self.skipPlainBytes(bytes, from: index)
+                guard index < bytes.count else { break }
+                let byte = bytes[index]
+                let length = byte == 0xE2 ? Self.lineSeparatorLength(bytes, at: index) : 1
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
+                text.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<index]))
+                writeEscape(byte != 0xE2 ? UInt32(byte) : bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                index += length
+                copied = index
+            }
+            text.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        }
+        text.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte from `start` that may need escaping: below U+0020, a quote, a
+    /// backslash, or 0xE2 (which starts U+2028 and U+2029); the end when there is none.
+    private static func skipPlainBytes(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = ByteWord(bytes, at: index)
+            if word.containsByte(below: 0x20) || word.contains(UInt8(ascii: "\"")) || word.contains(UInt8(ascii: "\\"))
+                || word.contains(0xE2) {
+                break
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2 { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// 3 when U+2028 or U+2029 starts at `index` (its first byte, 0xE2, is there), else 0.
+    private static func lineSeparatorLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        guard index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+        else { return 0 }
+        return 3
+    }
+
+    /// The escape of a character below U+0020, a quote, a backslash, U+2028 or U+2029.
+    private mutating func writeEscape(_ value: UInt32) {
+        switch value {
+        case 0x22: text.append(contentsOf: #"\""#.utf8)
+        case 0x5C: text.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: text.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: text.append(contentsOf: #"\r"#.utf8)
+        case 0x09: text.append(contentsOf: #"\t"#.utf8)
+        default:
+            let hex = String(value, radix: 16)
+            text.append(contentsOf: #"\u"#.utf8)
+            text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 4 - hex.utf8.count))
+            text.append(contentsOf: hex.utf8)
+        }
+    }
+}
