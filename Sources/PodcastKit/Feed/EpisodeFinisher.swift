@@ -1,16 +1,19 @@
 import Dispatch
+import Synchronization
 
 /// Makes the episodes of finished items (`ItemDraft.episode(resolver:)`: decoding their texts,
 /// dates, durations and show notes), keeping document order.
 ///
 /// A document's first items are made at once, on the reading thread. Once a document proves long,
 /// the rest go in batches to a thread of its own, so that libxml2 and the builder on one core
-/// and the making of episodes on another run side by side. At most `batchesInFlight` batches wait,
-/// so memory stays bounded however far the reader runs ahead.
+/// and the making of episodes on another run side by side. At most `batchesInFlight` batches are
+/// out at once, so memory stays bounded however far the reader runs ahead. Made batches come
+/// back to be freed where they were allocated: frees from the other thread contend for the
+/// allocator's lock on every one.
 final class EpisodeFinisher {
     /// Items made on the reading thread before a thread is started, and the size of each batch.
     static let batchSize = 64
-    /// The most batches handed on and not yet made.
+    /// The most batches handed on and not yet back.
     static let batchesInFlight = 8
 
     /// The document's address: each thread makes its own resolver for it, so that the two never
@@ -24,15 +27,31 @@ final class EpisodeFinisher {
     private var workerUnavailable = false
     private var finished = false
 
-    /// The thread that makes episodes, and the ways to reach it.
+    /// The thread that makes episodes, and the way to it and back.
     private struct Worker {
-        let batches: EventQueue<Batch>
-        let freeSlots: DispatchSemaphore
+        let channel: Channel
         let thread: BackgroundThread<[Episode]>
     }
 
-    /// Drafts handed to the worker thread. The reading thread never touches a draft again once
-    /// it is handed on, so ownership moves with the batch; nil ends the work.
+    private final class Channel: Sendable {
+        let batches = EventQueue<Batch>()
+        /// Batches made, on their way back to be freed.
+        let made = Mutex<[Batch]>([])
+        /// Counts the batches that may still be handed on.
+        let freeSlots = DispatchSemaphore(value: EpisodeFinisher.batchesInFlight)
+
+        /// Frees the batches that came back, on the calling thread.
+        func dropMade() {
+            let batches = made.withLock { made in
+                defer { made.removeAll(keepingCapacity: true) }
+                return made
+            }
+            _ = consume batches
+        }
+    }
+
+    /// Drafts handed to the worker thread and back. Whichever thread holds a batch is the only
+    /// one to touch its drafts, so ownership moves with it; nil ends the work.
     private struct Batch: @unchecked Sendable {
         let drafts: [(FeedBuilder.ItemDraft, URLResolver?)]?
     }
@@ -84,32 +103,34 @@ final class EpisodeFinisher {
             pending = []
             return
         }
-        worker.freeSlots.wait()
-        worker.batches.post(Batch(drafts: pending))
+        worker.channel.freeSlots.wait()
+        worker.channel.dropMade()
+        worker.channel.batches.post(Batch(drafts: pending))
         pending = []
     }
 
     private func stop(_ worker: Worker) throws -> [Episode] {
-        worker.batches.post(Batch(drafts: Optional.none))
+        worker.channel.batches.post(Batch(drafts: Optional.none))
+        defer { worker.channel.dropMade() }
         return try worker.thread.wait()
     }
 
     private static func startWorker(documentURL: String) -> Worker? {
-        let batches = EventQueue<Batch>()
-        let freeSlots = DispatchSemaphore(value: batchesInFlight)
+        let channel = Channel()
         let thread = BackgroundThread { () -> [Episode] in
             let resolver = URLResolver(documentURL: documentURL)
-            var made: [Episode] = []
+            var episodes: [Episode] = []
             while true {
-                for batch in batches.drain() {
-                    guard let drafts = batch.drafts else { return made }
+                for batch in channel.batches.drain() {
+                    guard let drafts = batch.drafts else { return episodes }
                     for (draft, base) in drafts {
-                        made.append(base.map(draft.episode) ?? draft.episode(resolver: resolver))
+                        episodes.append(base.map(draft.episode) ?? draft.episode(resolver: resolver))
                     }
-                    freeSlots.signal()
+                    channel.made.withLock { $0.append(batch) }
+                    channel.freeSlots.signal()
                 }
             }
         }
-        return thread.map { Worker(batches: batches, freeSlots: freeSlots, thread: $0) }
+        return thread.map { Worker(channel: channel, thread: $0) }
     }
 }

@@ -142,7 +142,8 @@ extension FeedBuilder {
             return episode
         }
 
-        /// Decodes the recorded texts and takes each in, in document order.
+        /// Decodes the recorded texts and takes each in, in document order. The texts stay: they
+        /// are freed with the draft, on the thread that allocated them (see `EpisodeFinisher`).
         private func applyRecordedFields(resolver: URLResolver) {
             texts.withUnsafeBufferPointer { texts in
                 for recorded in fields {
@@ -155,8 +156,6 @@ extension FeedBuilder {
                     }
                 }
             }
-            texts = []
-            fields = []
         }
 
         /// Takes in a field's text: `value` as written for fields that keep markup, and `trimmed`,
