@@ -40,6 +40,7 @@ public enum EpisodeFileName {
     /// no control characters, no leading dots or spaces, at most `maxNameBytes - reserving` bytes
     /// (cut on a character boundary).
     static func component(_ text: String, fallback: String, reserving: Int) -> String {
+        if isSafeAsIs(text, limit: maxNameBytes - reserving) { return text }
         var cleaned = String.UnicodeScalarView()
         for scalar in text.singleLine().unicodeScalars {
             switch scalar {
@@ -61,6 +62,26 @@ public enum EpisodeFileName {
             result.append(character)
         }
         return result
+    }
+
+    /// True for text that `component` returns as it is, nearly every title: printable ASCII
+    /// without slashes, with single inner spaces, starting with none of ` .-`, ending with
+    /// neither ` ` nor `.`, at most `limit` bytes. Checked first: the general rules work on
+    /// Unicode scalars and cost far more.
+    private static func isSafeAsIs(_ text: String, limit: Int) -> Bool {
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= limit,
+            first != UInt8(ascii: " "), first != UInt8(ascii: "."), first != UInt8(ascii: "-"),
+            last != UInt8(ascii: " "), last != UInt8(ascii: ".")
+        else { return false }
+        var previousWasSpace = false
+        for byte in bytes {
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "/"), byte != UInt8(ascii: "\\") else { return false }
+            let isSpace = byte == UInt8(ascii: " ")
+            if isSpace && previousWasSpace { return false }
+            previousWasSpace = isSpace
+        }
+        return true
     }
 
     private static let byMediaType: [String: String] = [

@@ -30,6 +30,18 @@ public enum FileIO {
         guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
     }
 
+    /// Starts writing the bytes of the file at `path` from `offset` for `length` bytes to disk,
+    /// without waiting, and lets the page cache drop them once written: a later `fdatasync` then
+    /// finds little left to do, and a large download does not push everything else out of memory.
+    public static func startWriteback(_ path: String, offset: Int64, length: Int64) throws(SystemError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        // On Linux, DONTNEED starts writeback of the range's dirty pages and drops the clean ones.
+        let code = posix_fadvise(descriptor, off_t(offset), off_t(length), POSIX_FADV_DONTNEED)
+        guard code == 0 else { throw SystemError(call: "posix_fadvise", path: path, code: code) }
+    }
+
     /// Creates `path` and any missing parents with `mode`; a relative path stays relative.
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }

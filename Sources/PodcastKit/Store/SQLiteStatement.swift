@@ -10,6 +10,9 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     /// The statement's text, for error messages.
     let sql: String
+    /// Parameter numbers by name, found once each: SQLite looks a name up by comparing it with
+    /// every parameter's, and a cached statement binds the same names again and again.
+    private var parameterIndices: [String: Int32] = [:]
 
     init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
         self.connection = connection
@@ -45,11 +48,13 @@ final class SQLiteStatement {
     }
 
     private func index(ofParameter name: String) throws(SQLiteError) -> Int32 {
+        if let known = parameterIndices[name] { return known }
         let index = sqlite3_bind_parameter_index(handle, name)
         // A misspelt name would otherwise leave the parameter NULL without a word.
         guard index > 0 else {
             throw SQLiteError(code: SQLITE_RANGE, message: "no parameter \(name) in \"\(sql)\"")
         }
+        parameterIndices[name] = index
         return index
     }
 

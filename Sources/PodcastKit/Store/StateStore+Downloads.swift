@@ -182,41 +182,43 @@ extension StateStore {
     }
 
     func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
+        // Bound by position, in the order of `downloadColumns` then updated_at: it runs for every
+        // episode, and a name costs a lookup per bind.
         let statement = try prepared("""
             INSERT OR REPLACE INTO downloads (\(Self.downloadColumns), updated_at) VALUES (
-                :feed, :identity, :podcast_title, :title, :url, :effective_url, :media_type, :published, :state,
-                :bytes, :total, :etag, :last_modified, :partial_path, :path, :error, :owner_pid, :owner_boot,
-                :owner_start, :guid, :enclosure_length, :durable_bytes, :data_boot, :failures, :final_error, :speed,
-                :integrity, :updated_at)
+                ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,
+                ?27, ?28)
             """)
-        try statement.bind(record.feed, named: ":feed")
-        try statement.bind(record.identity, named: ":identity")
-        try statement.bind(record.podcastTitle, named: ":podcast_title")
-        try statement.bind(record.title, named: ":title")
-        try statement.bind(record.url, named: ":url")
-        try statement.bind(record.effectiveURL, named: ":effective_url")
-        try statement.bind(record.mediaType, named: ":media_type")
-        try statement.bind(record.published?.timeIntervalSince1970, named: ":published")
-        try statement.bind(record.state.rawValue, named: ":state")
-        try statement.bind(record.bytes, named: ":bytes")
-        try statement.bind(record.total, named: ":total")
-        try statement.bind(record.etag, named: ":etag")
-        try statement.bind(record.lastModified, named: ":last_modified")
-        try statement.bind(record.partialPath, named: ":partial_path")
-        try statement.bind(record.path, named: ":path")
-        try statement.bind(record.error, named: ":error")
-        try statement.bind(record.owner.map { Int($0.pid) }, named: ":owner_pid")
-        try statement.bind(record.owner?.boot, named: ":owner_boot")
-        try statement.bind(record.owner?.started, named: ":owner_start")
-        try statement.bind(record.guid, named: ":guid")
-        try statement.bind(record.enclosureLength, named: ":enclosure_length")
-        try statement.bind(record.durableBytes, named: ":durable_bytes")
-        try statement.bind(record.dataBoot, named: ":data_boot")
-        try statement.bind(record.failures, named: ":failures")
-        try statement.bind(record.finalError ? 1 : 0, named: ":final_error")
-        try statement.bind(record.speed, named: ":speed")
-        try statement.bind(record.integrity?.stored, named: ":integrity")
-        try statement.bind(Date().timeIntervalSince1970, named: ":updated_at")
+        try statement.bind(record.feed, at: 1)
+        try statement.bind(record.identity, at: 2)
+        try statement.bind(record.podcastTitle, at: 3)
+        try statement.bind(record.title, at: 4)
+        try statement.bind(record.url, at: 5)
+        try statement.bind(record.effectiveURL, at: 6)
+        try statement.bind(record.mediaType, at: 7)
+        try statement.bind(record.published?.timeIntervalSince1970, at: 8)
+        try statement.bind(record.state.rawValue, at: 9)
+        try statement.bind(record.bytes, at: 10)
+        try statement.bind(record.total, at: 11)
+        try statement.bind(record.etag, at: 12)
+        try statement.bind(record.lastModified, at: 13)
+        try statement.bind(record.partialPath, at: 14)
+        try statement.bind(record.path, at: 15)
+        try statement.bind(record.error, at: 16)
+        try statement.bind(record.owner.map { Int($0.pid) }, at: 17)
+        try statement.bind(record.owner?.boot, at: 18)
+        try statement.bind(record.owner?.started, at: 19)
+        try statement.bind(record.guid, at: 20)
+        try statement.bind(record.enclosureLength, at: 21)
+        try statement.bind(record.durableBytes, at: 22)
+        try statement.bind(record.dataBoot, at: 23)
+        try statement.bind(record.failures, at: 24)
+        try statement.bind(record.finalError ? 1 : 0, at: 25)
+        try statement.bind(record.speed, at: 26)
+        try statement.bind(record.integrity?.stored, at: 27)
+        try statement.bind(Date().timeIntervalSince1970, at: 28)
         try statement.run()
     }
 }
