@@ -60,12 +60,27 @@ import Testing
         ("  spaced  out  ", "spaced out"),
         ("音楽 🎙️ Podcast", "音楽 🎙️ Podcast"),
         ("back\\slash", "back-slash"),
+        // Printable ASCII near the plain-name shortcut's edges: each still gets the full rules.
+        ("-dash first", "dash first"),
+        ("ends with a dot.", "ends with a dot"),
+        ("double  space", "double space"),
+        ("a/b", "a-b"),
+        ("...", "Untitled podcast"),
+        ("Plain Title: Part 2 (Live)", "Plain Title: Part 2 (Live)"),
     ])
     func namesStayInsideTheEpisodesDirectory(title: String, expected: String) {
         let folder = EpisodeFileName.folder(podcastTitle: title)
         #expect(folder == expected)
         #expect(!folder.contains("/"))
         #expect(!folder.hasPrefix("."))
+    }
+
+    @Test func longPlainTitlesAreCutToTheByteLimitToo() {
+        let name = EpisodeFileName.file(
+            title: String(repeating: "a", count: 300), published: november20, mediaType: "audio/mpeg", url: "", suffix: " (3)")
+        #expect(name.utf8.count == 255)
+        #expect(name.hasPrefix("2026-11-20 aaa"))
+        #expect(name.hasSuffix("a (3).mp3"))
     }
 
     @Test func longTitlesAreCutToTheByteLimitWithSuffixAndExtension() {
