@@ -87,9 +87,8 @@ extension FeedBuilder {
         /// The resolvers of the open elements that declare an `xml:base`, innermost last, with the
         /// depth of each (most documents declare none, so nothing is kept per element).
         private var bases: [(depth: Int, resolver: URLResolver)] = []
+        /// The text of the element being read (up to `maxTextBytes`), as UTF-8.
         private var text: [UInt8] = []
-        /// How many bytes of the current element's text were read (up to `maxTextBytes`).
-        private var textLength = 0
         /// The depth of the element whose text is being read; nested markup's text is read with it.
         private var captureDepth: Int?
         /// How the kept text is written, for Atom text constructs that say (`type`).
@@ -141,7 +140,6 @@ extension FeedBuilder {
                 captureDepth = stack.count
                 captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
                 text.removeAll(keepingCapacity: true)
-                textLength = 0
             }
         }
 
@@ -167,12 +165,10 @@ extension FeedBuilder {
 
         mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard captureDepth != nil else { return }
-            let room = FeedBuilder.maxTextBytes - textLength
+            let room = FeedBuilder.maxTextBytes - text.count
             guard room > 0 else { return }
             if bytes.count > room { truncatedTexts += 1 }
-            let kept = min(bytes.count, room)
-            textLength += kept
-            text.append(contentsOf: bytes.prefix(kept))
+            text.append(contentsOf: bytes.prefix(room))
         }
 
         /// Hands the text read for `field` on: an item's is recorded as read (it is decoded when
