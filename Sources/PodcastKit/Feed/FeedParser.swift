@@ -121,7 +121,7 @@ public final class FeedParser {
                 repairsUTF8 = true
                 override = "UTF-8"
             case .decodedByLibXML(let name):
-                if let name, xmlFindCharEncodingHandler(name) == nil {
+                if let name, !Self.libxmlKnowsEncoding(name) {
                     // A charset libxml2 does not know ("utf8mb4", "binary"): read it as UTF-8.
                     repairsUTF8 = true
                     override = "UTF-8"
@@ -145,6 +145,14 @@ public final class FeedParser {
             start = []
             body.withUnsafeBytes { feed($0, to: xml) }
         }
+    }
+
+    /// Whether libxml2 can decode the charset `name`. The handler it finds for the asking is
+    /// closed again: one backed by iconv is allocated for each lookup (and leaked otherwise).
+    private static func libxmlKnowsEncoding(_ name: String) -> Bool {
+        guard let handler = xmlFindCharEncodingHandler(name) else { return false }
+        xmlCharEncCloseFunc(handler)
+        return true
     }
 
     /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.
