@@ -4,10 +4,10 @@ import PodcastKit
 /// writer behind `JSONValue`, and what long documents (a listing of thousands of episodes) are
 /// written with, one element at a time, without a value tree.
 struct JSONWriter {
-    /// The text written and not yet taken (`takeText`).
-    private(set) var text: [UInt8] = []
+    /// The text written and not yet handed on.
+    private var text: [UInt8] = []
     /// Indented by two spaces when true, else on one line.
-    let pretty: Bool
+    private let pretty: Bool
     /// Per open object or array, innermost last: whether it holds anything yet.
     private var containers: [(isArray: Bool, hasElements: Bool)] = []
 
@@ -30,9 +30,7 @@ struct JSONWriter {
     // MARK: Containers
 
     mutating func beginObject() {
-        beginValue()
-        text.append(UInt8(ascii: "{"))
-        containers.append((false, false))
+        begin(UInt8(ascii: "{"), isArray: false)
     }
 
     mutating func endObject() {
@@ -40,9 +38,7 @@ struct JSONWriter {
     }
 
     mutating func beginArray() {
-        beginValue()
-        text.append(UInt8(ascii: "["))
-        containers.append((true, false))
+        begin(UInt8(ascii: "["), isArray: true)
     }
 
     mutating func endArray() {
@@ -55,6 +51,18 @@ struct JSONWriter {
         writeString(name)
         text.append(UInt8(ascii: ":"))
         if pretty { text.append(UInt8(ascii: " ")) }
+    }
+
+    /// The member `name` with a text value (null for nil).
+    mutating func member(_ name: String, _ value: String?) {
+        key(name)
+        string(value)
+    }
+
+    /// The member `name` with a number value (null for nil).
+    mutating func member(_ name: String, _ value: Int?) {
+        key(name)
+        int(value)
     }
 
     // MARK: Values
@@ -96,6 +104,12 @@ struct JSONWriter {
         if containers[containers.count - 1].hasElements { text.append(UInt8(ascii: ",")) }
         containers[containers.count - 1].hasElements = true
         writeNewline(indent: containers.count)
+    }
+
+    private mutating func begin(_ bracket: UInt8, isArray: Bool) {
+        beginValue()
+        text.append(bracket)
+        containers.append((isArray, false))
     }
 
     private mutating func end(_ bracket: UInt8) {
