@@ -84,8 +84,11 @@ final class EpisodeFinisher {
         guard !finished else { return episodes }
         if let worker {
             handOn()
-            // `stop` only throws what the work throws, and the work throws nothing.
-            episodes += (try? stop(worker)) ?? []
+            // `stop` only throws what the work throws, and the work throws nothing. The first
+            // episodes go in front of the worker's, which are moved, not copied.
+            var made = (try? stop(worker)) ?? []
+            made.insert(contentsOf: episodes, at: 0)
+            episodes = made
         } else {
             episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
         }

@@ -151,6 +151,7 @@ extension FeedBuilder {
             }
             if isItemElement(name), stack.count == itemDepth, let finished = item {
                 item = nil
+                lastItemSize = finished.recordedSize
                 finisher.add(finished, base: bases.last?.resolver)
                 itemCount += 1
                 if itemCount >= FeedBuilder.maxItems {
@@ -186,6 +187,8 @@ extension FeedBuilder {
         // MARK: Channel
 
         private var itemDepth = 0
+        /// What the last item recorded (see `ItemDraft.recordedSize`).
+        private var lastItemSize = (textBytes: 0, fields: 0)
 
         private func isItemElement(_ name: XMLName) -> Bool {
             switch (name.namespace, name.local) {
@@ -209,7 +212,7 @@ extension FeedBuilder {
 
         private mutating func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
             if isItemElement(name) {
-                item = ItemDraft()
+                item = ItemDraft(reserving: lastItemSize)
                 itemDepth = stack.count
                 return nil
             }

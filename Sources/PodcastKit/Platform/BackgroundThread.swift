@@ -28,22 +28,28 @@ public final class BackgroundThread<Success: Sendable> {
         self.thread = thread
     }
 
-    /// Waits for the work to end and returns its result, or throws its error.
+    /// Waits for the work to end and returns its result, or throws its error. Call once: the
+    /// result is handed over, not copied (an array of them is then the caller's alone).
     public func wait() throws -> Success {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil
         }
-        return try job.outcome!.get()
+        return try job.takeOutcome().get()
     }
 
     private final class Job: ThreadJob, @unchecked Sendable {
         private let work: @Sendable () throws -> Success
         // Written by the work's thread before it ends; read after `pthread_join`, which orders the two.
-        private(set) var outcome: Result<Success, any Error>?
+        private var outcome: Result<Success, any Error>?
 
         init(_ work: @escaping @Sendable () throws -> Success) {
             self.work = work
+        }
+
+        func takeOutcome() -> Result<Success, any Error> {
+            defer { outcome = nil }
+            return outcome!
         }
 
         override func run() {

@@ -3,8 +3,11 @@ extension Listing {
     public init(feed: Feed, url: String, limit: Int? = nil) {
         self.init(
             source: .feed(url: url, title: feed.title),
-            items: feed.episodes.prefix(limit ?? feed.episodes.count).indices.map { index in
-                ListingItem(episode: feed.episodes[index], number: index + 1)
+            items: feed.episodes.withUnsafeBufferPointer { episodes in
+                // Read in place: subscripting the array would copy each episode whole.
+                episodes.prefix(limit ?? episodes.count).indices.map { index in
+                    ListingItem(episode: episodes[index], number: index + 1)
+                }
             })
     }
 }
