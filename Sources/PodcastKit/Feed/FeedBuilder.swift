@@ -126,7 +126,8 @@ extension FeedBuilder {
             }
             let parent = stack.last
             stack.append(name)
-            if let declaredBase = attributes.value("base", in: .xml).flatMap(base.resolve) {
+            // `base` is only worked out when there is an xml:base: this runs for every element.
+            if let declared = attributes.value("base", in: .xml), let declaredBase = base.resolve(declared) {
                 bases.append((stack.count, URLResolver(documentURL: declaredBase)))
             }
             guard captureDepth == nil else {

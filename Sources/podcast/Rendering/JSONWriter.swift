@@ -8,8 +8,15 @@ struct JSONWriter {
     private var text: [UInt8] = []
     /// Indented by two spaces when true, else on one line.
     private let pretty: Bool
-    /// Per open object or array, innermost last: whether it holds anything yet.
-    private var containers: [(isArray: Bool, hasElements: Bool)] = []
+    /// How many objects and arrays are open.
+    private var depth = 0
+    /// Per open container, bit `depth - 1`: whether it is an array, and whether it holds anything
+    /// yet. Bits, not an array of flags: they change on every value written.
+    private var arrayBits: UInt64 = 0
+    private var filledBits: UInt64 = 0
+
+    /// The deepest nesting written; podcast's documents are a few levels deep.
+    private static let maxDepth = 64
 
     /// A writer of indented (`pretty`) or one-line text.
     init(pretty: Bool) {
@@ -49,18 +56,27 @@ struct JSONWriter {
     mutating func key(_ name: String) {
         separate()
         writeString(name)
-        text.append(UInt8(ascii: ":"))
-        if pretty { text.append(UInt8(ascii: " ")) }
+        writeColon()
     }
 
-    /// The member `name` with a text value (null for nil).
-    mutating func member(_ name: String, _ value: String?) {
+    /// Starts the member `name`, a plain identifier written as it is (no escaping needed), as
+    /// the contract's keys are.
+    mutating func key(_ name: StaticString) {
+        separate()
+        text.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { text.append(contentsOf: $0) }
+        text.append(UInt8(ascii: "\""))
+        writeColon()
+    }
+
+    /// The member `name` (a plain identifier) with a text value (null for nil).
+    mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         string(value)
     }
 
-    /// The member `name` with a number value (null for nil).
-    mutating func member(_ name: String, _ value: Int?) {
+    /// The member `name` (a plain identifier) with a number value (null for nil).
+    mutating func member(_ name: StaticString, _ value: Int?) {
         key(name)
         int(value)
     }
@@ -93,28 +109,40 @@ struct JSONWriter {
 
     // MARK: Layout
 
+    /// The bit of the innermost open container.
+    private var innermost: UInt64 { 1 << UInt64(depth - 1) }
+
     /// Before a value: in an array, the separator from the element before (in an object the key did that).
     private mutating func beginValue() {
-        if containers.last?.isArray == true { separate() }
+        if depth > 0 && arrayBits & innermost != 0 { separate() }
     }
 
     /// A comma after an earlier element, then, when pretty, a new line indented to the depth.
     private mutating func separate() {
-        guard !containers.isEmpty else { return }
-        if containers[containers.count - 1].hasElements { text.append(UInt8(ascii: ",")) }
-        containers[containers.count - 1].hasElements = true
-        writeNewline(indent: containers.count)
+        guard depth > 0 else { return }
+        if filledBits & innermost != 0 { text.append(UInt8(ascii: ",")) }
+        filledBits |= innermost
+        writeNewline(indent: depth)
+    }
+
+    private mutating func writeColon() {
+        text.append(UInt8(ascii: ":"))
+        if pretty { text.append(UInt8(ascii: " ")) }
     }
 
     private mutating func begin(_ bracket: UInt8, isArray: Bool) {
+        precondition(depth < Self.maxDepth, "JSONWriter: nested deeper than \(Self.maxDepth)")
         beginValue()
         text.append(bracket)
-        containers.append((isArray, false))
+        depth += 1
+        if isArray { arrayBits |= innermost } else { arrayBits &= ~innermost }
+        filledBits &= ~innermost
     }
 
     private mutating func end(_ bracket: UInt8) {
-        let container = containers.removeLast()
-        if container.hasElements { writeNewline(indent: containers.count) }
+        let filled = filledBits & innermost != 0
+        depth -= 1
+        if filled { writeNewline(indent: depth) }
         text.append(bracket)
     }
 
