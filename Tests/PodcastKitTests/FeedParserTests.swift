@@ -318,4 +318,15 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         let dates = episodes.compactMap(\.published)
         #expect(dates == dates.sorted(by: >))
     }
+
+    @Test func readingStopsAtTheItemLimitWithAWarning() throws {
+        let limit = 50_000  // FeedBuilder.maxItems
+        let items = (1...(limit + 5)).map { "<item><guid>\($0)</guid></item>" }.joined()
+        let document = "<rss version=\"2.0\"><channel><title>Many</title>" + items + "</channel></rss>"
+        let result = try parseFeed(Data(document.utf8), pieceSize: 64 * 1024)
+        #expect(result.feed.episodes.count == limit)
+        #expect(result.feed.episodes.first?.guid == "1")
+        #expect(result.feed.episodes.last?.guid == "\(limit)")
+        #expect(result.warnings.contains { $0.contains("more than \(limit) items") })
+    }
 }

@@ -1,70 +1,42 @@
-import Dispatch
-import Synchronization
-
 /// Makes the episodes of finished items (`ItemDraft.episode(resolver:)`: decoding their texts,
 /// dates, durations and show notes), keeping document order.
 ///
-/// A document's first items are made at once, on the reading thread. Once a document proves long,
-/// the rest go in batches to a thread of its own, so that libxml2 and the builder on one core
-/// and the making of episodes on another run side by side. At most `batchesInFlight` batches are
-/// out at once, so memory stays bounded however far the reader runs ahead. Made batches come
-/// back to be freed where they were allocated: frees from the other thread contend for the
-/// allocator's lock on every one.
+/// A document's first items are made at once, on the calling thread. Once a document proves
+/// long, the rest go in batches to a thread of their own (`HandOff`), so that reading and the
+/// making of episodes run side by side on two cores.
 final class EpisodeFinisher {
-    /// Items made on the reading thread before a thread is started, and the size of each batch.
+    /// Items made on the calling thread before a thread is started, and the size of each batch.
     static let batchSize = 64
-    /// The most batches handed on and not yet back.
+    /// The most batches out at once.
     static let batchesInFlight = 8
 
-    /// The document's address: each thread makes its own resolver for it, so that the two never
-    /// share (and contend for) one reference count.
+    private typealias Batch = [(FeedBuilder.ItemDraft, URLResolver?)]
+
     private let documentURL: String
     private let resolver: URLResolver
     private var episodes: [Episode] = []
-    private var pending: [(FeedBuilder.ItemDraft, URLResolver?)] = []
-    private var worker: Worker?
-    /// True when no thread could be started: every episode is then made on the reading thread.
+    private var pending: Batch = []
+    private var worker: (handOff: HandOff<Batch>, made: Made)?
+    /// True when no thread could be started: every episode is then made on the calling thread.
     private var workerUnavailable = false
     private var finished = false
 
-    /// The thread that makes episodes, and the way to it and back.
-    private struct Worker {
-        let channel: Channel
-        let thread: BackgroundThread<[Episode]>
-    }
+    /// What the thread made: written only there, read once the thread has ended.
+    private final class Made: @unchecked Sendable {
+        /// The thread's own resolver for the document: the two threads never share (and contend
+        /// for) one reference count.
+        let resolver: URLResolver
+        var episodes: [Episode] = []
 
-    private final class Channel: Sendable {
-        let batches = EventQueue<Batch>()
-        /// Batches made, on their way back to be freed.
-        let made = Mutex<[Batch]>([])
-        /// Counts the batches that may still be handed on.
-        let freeSlots = DispatchSemaphore(value: EpisodeFinisher.batchesInFlight)
-
-        /// Frees the batches that came back, on the calling thread.
-        func dropMade() {
-            let batches = made.withLock { made in
-                defer { made.removeAll(keepingCapacity: true) }
-                return made
-            }
-            _ = consume batches
+        init(documentURL: String) {
+            resolver = URLResolver(documentURL: documentURL)
         }
-    }
-
-    /// Drafts handed to the worker thread and back. Whichever thread holds a batch is the only
-    /// one to touch its drafts, so ownership moves with it; nil ends the work.
-    private struct Batch: @unchecked Sendable {
-        let drafts: [(FeedBuilder.ItemDraft, URLResolver?)]?
     }
 
     /// A finisher for the items of the document at `documentURL`.
     init(documentURL: String) {
         self.documentURL = documentURL
         resolver = URLResolver(documentURL: documentURL)
-    }
-
-    deinit {
-        // A builder dropped before `finish` (a document that is not a feed) must not leave its thread waiting.
-        if let worker, !finished { _ = try? stop(worker) }
     }
 
     /// Takes a finished item whose relative URLs resolve against `base` (an `xml:base` in force),
@@ -82,58 +54,45 @@ final class EpisodeFinisher {
     /// Every episode, in the order their items were added. Later calls return the same.
     func finish() -> [Episode] {
         guard !finished else { return episodes }
-        if let worker {
-            handOn()
-            // `stop` only throws what the work throws, and the work throws nothing. The first
-            // episodes go in front of the worker's, which are moved, not copied.
-            var made = (try? stop(worker)) ?? []
-            made.insert(contentsOf: episodes, at: 0)
-            episodes = made
-        } else {
-            episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
-        }
-        pending = []
         finished = true
+        guard let worker else {
+            episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
+            pending = []
+            return episodes
+        }
+        handOn()
+        worker.handOff.finish()
+        _ = worker.handOff.takeReturned()
+        // The first episodes go in front of the thread's, which are moved, not copied.
+        var made = worker.made.episodes
+        worker.made.episodes = []
+        made.insert(contentsOf: episodes, at: 0)
+        episodes = made
         return episodes
     }
 
     private func handOn() {
         guard !pending.isEmpty else { return }
-        if worker == nil { worker = Self.startWorker(documentURL: documentURL) }
+        if worker == nil && !workerUnavailable { worker = Self.startWorker(documentURL: documentURL) }
         guard let worker else {
             workerUnavailable = true
             episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
             pending = []
             return
         }
-        worker.channel.freeSlots.wait()
-        worker.channel.dropMade()
-        worker.channel.batches.post(Batch(drafts: pending))
+        // Made batches are freed here, where their drafts were allocated.
+        _ = worker.handOff.takeReturned()
+        worker.handOff.send(pending)
         pending = []
     }
 
-    private func stop(_ worker: Worker) throws -> [Episode] {
-        worker.channel.batches.post(Batch(drafts: Optional.none))
-        defer { worker.channel.dropMade() }
-        return try worker.thread.wait()
-    }
-
-    private static func startWorker(documentURL: String) -> Worker? {
-        let channel = Channel()
-        let thread = BackgroundThread { () -> [Episode] in
-            let resolver = URLResolver(documentURL: documentURL)
-            var episodes: [Episode] = []
-            while true {
-                for batch in channel.batches.drain() {
-                    guard let drafts = batch.drafts else { return episodes }
-                    for (draft, base) in drafts {
-                        episodes.append(base.map(draft.episode) ?? draft.episode(resolver: resolver))
-                    }
-                    channel.made.withLock { $0.append(batch) }
-                    channel.freeSlots.signal()
-                }
+    private static func startWorker(documentURL: String) -> (handOff: HandOff<Batch>, made: Made)? {
+        let made = Made(documentURL: documentURL)
+        let handOff = HandOff<Batch>(slots: batchesInFlight) { drafts in
+            for (draft, base) in drafts {
+                made.episodes.append(base.map(draft.episode) ?? draft.episode(resolver: made.resolver))
             }
         }
-        return thread.map { Worker(channel: channel, thread: $0) }
+        return handOff.map { ($0, made) }
     }
 }

@@ -12,7 +12,7 @@ final class FeedBuilder: XMLEventHandler {
     var truncatedTexts: Int { reading.truncatedTexts }
     /// True when the feed had more items than `maxItems` (the rest were not read).
     var itemLimitReached: Bool { reading.itemLimitReached }
-    /// Called when reading should stop (not a feed, or too many items).
+    /// Called when reading should stop (not a feed, or too many items); events after it are ignored.
     var stopReading: () -> Void {
         get { reading.stopReading }
         set { reading.stopReading = newValue }
@@ -73,6 +73,8 @@ extension FeedBuilder {
         private(set) var truncatedTexts = 0
         private(set) var itemLimitReached = false
         var stopReading: () -> Void = {}
+        /// True once reading stopped: the events still on their way change nothing.
+        private(set) var stopped = false
 
         private let resolver: URLResolver
         private var feed: Feed
@@ -114,11 +116,17 @@ extension FeedBuilder {
             return result
         }
 
+        private mutating func stop() {
+            stopped = true
+            stopReading()
+        }
+
         mutating func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
+            guard !stopped else { return }
             if stack.isEmpty {
                 guard let format = FeedFormat(root: name) else {
                     rejectedRoot = name.local
-                    stopReading()
+                    stop()
                     return
                 }
                 self.format = format
@@ -145,7 +153,7 @@ extension FeedBuilder {
         }
 
         mutating func didEndElement() {
-            guard let name = stack.last else { return }
+            guard !stopped, let name = stack.last else { return }
             if captureDepth == stack.count, let field = fields.last ?? nil {
                 captureDepth = nil
                 endField(field)
@@ -157,7 +165,7 @@ extension FeedBuilder {
                 itemCount += 1
                 if itemCount >= FeedBuilder.maxItems {
                     itemLimitReached = true
-                    stopReading()
+                    stop()
                 }
             }
             if bases.last?.depth == stack.count { bases.removeLast() }
@@ -166,7 +174,7 @@ extension FeedBuilder {
         }
 
         mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard captureDepth != nil else { return }
+            guard !stopped, captureDepth != nil else { return }
             let room = FeedBuilder.maxTextBytes - text.count
             guard room > 0 else { return }
             if bytes.count > room { truncatedTexts += 1 }

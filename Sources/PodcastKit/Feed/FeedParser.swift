@@ -1,4 +1,5 @@
 import CLibXML2
+import Synchronization
 /// Reads a feed from its bytes as they arrive (from the network or a file), with libxml2's SAX2
 /// push parser: no whole-document buffer, so memory stays flat whatever the feed's size.
 ///
@@ -15,11 +16,19 @@ public final class FeedParser {
     private let source: String
     private let httpCharset: String?
     private let builder: FeedBuilder
+    /// Takes libxml2's events to the builder, beside the parsing on a long document.
+    private let relay: XMLEventRelay<FeedBuilder>
+    /// Set by the builder (on whichever thread it runs) when more bytes cannot change the outcome.
+    private let stopRequest = StopRequest()
     private var start: [UInt8] = []
     private var state = State.sniffing
     /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none.
     private var repair: InputRepair?
     private var skippedLines = 0
+
+    private final class StopRequest: Sendable {
+        let requested = Atomic(false)
+    }
 
     private enum State {
         case sniffing
@@ -37,6 +46,13 @@ public final class FeedParser {
         self.source = source ?? url
         self.httpCharset = httpCharset
         builder = FeedBuilder(url: url)
+        relay = XMLEventRelay(handler: builder)
+        builder.stopReading = { [stopRequest] in stopRequest.requested.store(true, ordering: .relaxed) }
+    }
+
+    deinit {
+        // Before the libxml2 parser goes: the events on their way name its interned strings.
+        relay.finish()
     }
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
@@ -50,6 +66,7 @@ public final class FeedParser {
 
     /// Parses the next bytes of the document.
     public func parse(_ bytes: UnsafeRawBufferPointer) {
+        stopIfRequested()
         switch state {
         case .sniffing:
             start.append(contentsOf: bytes)
@@ -70,10 +87,12 @@ public final class FeedParser {
         case .rejected(let kind): throw FeedError(kind, source: source)
         case .parsing(let parser), .stopped(let parser): xml = parser
         }
+        stopIfRequested()
         if case .parsing = state {
             feed(UnsafeRawBufferPointer(start: nil, count: 0), to: xml, final: true)
             xml.finish()
         }
+        relay.finish()
         if let root = builder.rejectedRoot {
             throw FeedError(root.lowercased() == "html" ? .html : .notAFeed(root: root), source: source)
         }
@@ -132,15 +151,11 @@ public final class FeedParser {
             // Encodings in which the byte of `&` can be part of another character are left alone.
             let unsafe = override.map { ["UTF-16", "UTF-32", "UCS-", "ISO-2022", "UTF-7", "HZ"].contains(where: $0.uppercased().hasPrefix) } ?? false
             repair = unsafe ? nil : InputRepair(utf8: repairsUTF8)
-            guard let xml = XMLPushParser(handler: builder, documentURL: source, encoding: override) else {
+            guard let xml = XMLPushParser(documentURL: source, encoding: override, deliver: { [relay] in relay.relay(&$0) }) else {
                 state = .rejected(.notXML)
                 return
             }
             state = .parsing(xml)
-            builder.stopReading = { [unowned self, unowned xml] in
-                xml.stop()
-                self.state = .stopped(xml)
-            }
             let body = Array(start.dropFirst(skip))
             start = []
             body.withUnsafeBytes { feed($0, to: xml) }
@@ -153,6 +168,14 @@ public final class FeedParser {
         guard let handler = xmlFindCharEncodingHandler(name) else { return false }
         xmlCharEncCloseFunc(handler)
         return true
+    }
+
+    /// Stops parsing once the builder asked for it (the document is not a feed, or the item
+    /// limit was reached).
+    private func stopIfRequested() {
+        guard case .parsing(let xml) = state, stopRequest.requested.load(ordering: .relaxed) else { return }
+        xml.stop()
+        state = .stopped(xml)
     }
 
     /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.

@@ -1,33 +1,23 @@
 import CLibXML2
 
-/// The attributes of one start tag, read in place from libxml2's buffers (valid only during the
-/// start-element callback). Values are looked up on demand, so tags whose attributes nobody reads
-/// cost nothing.
+/// The attributes of one start tag, read in place from a recorded batch (`XMLEventBatch`; valid
+/// only during the start-element call). Values are decoded on demand, so tags whose attributes
+/// nobody reads cost nothing.
 struct XMLAttributes {
-    /// libxml2's layout: five pointers per attribute (local name, prefix, URI, value start, value end).
-    private let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    private let count: Int
-    /// Resolves prefixed attributes' namespaces. Not retained (a closure here would cost an
-    /// allocation per start tag): attributes live only during the parser's own callback.
-    private unowned(unsafe) let parser: XMLPushParser
+    private let attributes: UnsafeBufferPointer<XMLEventBatch.Attribute>
+    /// The bytes the attributes' value ranges point into.
+    private let values: UnsafeBufferPointer<UInt8>
 
-    init(pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, parser: XMLPushParser) {
-        self.pointers = pointers
-        self.count = count
-        self.parser = parser
+    init(_ attributes: UnsafeBufferPointer<XMLEventBatch.Attribute>, values: UnsafeBufferPointer<UInt8>) {
+        self.attributes = attributes
+        self.values = values
     }
 
     /// The value of attribute `local` in `namespace` (unprefixed attributes are `.none`), with
     /// surrounding white space removed; nil when absent.
     func value(_ local: String, in namespace: FeedNamespace = .none) -> String? {
-        guard let pointers else { return nil }
-        for index in 0..<count {
-            let base = pointers + index * 5
-            guard let name = base[0], let start = base[3], let end = base[4] else { continue }
-            guard Self.name(name, is: local) else { continue }
-            let attributeNamespace: FeedNamespace = base[1] == nil && base[2] == nil ? .none : parser.namespace(prefix: base[1], uri: base[2])
-            guard attributeNamespace == namespace else { continue }
-            return Self.text(UnsafeBufferPointer(start: start, count: end - start))
+        for attribute in attributes where attribute.namespace == namespace && Self.name(attribute.local, is: local) {
+            return Self.text(UnsafeBufferPointer(rebasing: values[attribute.value]))
         }
         return nil
     }

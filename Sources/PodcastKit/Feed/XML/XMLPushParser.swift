@@ -1,7 +1,8 @@
 import CLibXML2
 
 /// libxml2's SAX2 push parser, hardened for documents from strangers, fed chunk by chunk as bytes
-/// arrive; it keeps no document in memory.
+/// arrive; it keeps no document in memory. What it reads is recorded (`XMLEventBatch`) and
+/// handed on after each chunk, for an `XMLEventHandler` to receive on whichever thread suits.
 ///
 /// Hardening: no network (`NONET`), recover from errors (real feeds are sloppy), never substitute
 /// entities, load no DTD, and ignore every entity declaration, so XXE, billion-laughs and
@@ -17,26 +18,28 @@ final class XMLPushParser {
     /// How many entity declarations the document made (all ignored).
     private(set) var ignoredEntityDeclarations = 0
 
-    /// Not retained, and not checked on each of the many callbacks: the handler's owner (a
-    /// `FeedParser`) also owns this parser.
-    private unowned(unsafe) let handler: any XMLEventHandler
     private let context: xmlParserCtxtPtr
+    /// The events read from the current chunk.
+    private var batch = XMLEventBatch()
+    /// Takes each chunk's events (it may swap in an empty batch to record the next ones into).
+    private let deliver: (inout XMLEventBatch) -> Void
     private var namespaceCache: [UnsafeRawPointer: FeedNamespace] = [:]
     private var finished = false
 
     /// The largest piece handed to libxml2 at once (one chunk over 10 MB needs XML_PARSE_HUGE).
     private static let chunkSize = 64 * 1024
 
-    /// A parser that reports to `handler`. `encoding`, when given, overrides the document's own
-    /// declaration (an HTTP charset); `documentURL` only appears in libxml2's bookkeeping.
-    init?(handler: any XMLEventHandler, documentURL: String, encoding: String?) {
+    /// A parser that hands each chunk's events to `deliver`. `encoding`, when given, overrides
+    /// the document's own declaration (an HTTP charset); `documentURL` only appears in libxml2's
+    /// bookkeeping. Batches must be replayed before the parser is released (names point into it).
+    init?(documentURL: String, encoding: String?, deliver: @escaping (inout XMLEventBatch) -> Void) {
         podcast_xml_silence_generic_errors()
         var sax = xmlSAXHandler()
         xmlSAXVersion(&sax, 2)
         Self.install(into: &sax)
         guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, documentURL) else { return nil }
         self.context = context
-        self.handler = handler
+        self.deliver = deliver
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOWARNING.rawValue)
         if let encoding {
             options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
@@ -67,17 +70,23 @@ final class XMLPushParser {
             _ = xmlParseChunk(context, start.assumingMemoryBound(to: CChar.self), Int32(size), 0)
             start += size
             remaining -= size
+            handOn()
         }
+    }
+
+    private func handOn() {
+        if !finished && !batch.isEmpty { deliver(&batch) }
     }
 
     /// Tells libxml2 the document ended (reporting anything left unclosed).
     func finish() {
         guard !finished else { return }
         _ = xmlParseChunk(context, nil, 0, 1)
+        handOn()
         finished = true
     }
 
-    /// Stops parsing for good: nothing more is reported.
+    /// Stops parsing for good: nothing more is handed on.
     func stop() {
         xmlStopParser(context)
         finished = true
@@ -126,18 +135,18 @@ final class XMLPushParser {
         sax.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
             guard let localName else { return }
             XMLPushParser.withInstance(from: context) { parser in
-                let name = XMLName(namespace: parser.namespace(prefix: prefix, uri: uri), local: String(cString: localName))
-                let attributes = XMLAttributes(pointers: attributes, count: Int(attributeCount), parser: parser)
-                parser.handler.didStartElement(name, attributes: attributes)
+                parser.batch.recordStart(
+                    local: localName, namespace: parser.namespace(prefix: prefix, uri: uri),
+                    attributes: attributes, count: Int(attributeCount), namespaceOf: parser.namespace)
             }
         }
         sax.endElementNs = { context, _, _, _ in
-            XMLPushParser.withInstance(from: context) { $0.handler.didEndElement() }
+            XMLPushParser.withInstance(from: context) { $0.batch.recordEnd() }
         }
         sax.characters = { context, text, length in
             guard let text else { return }
             XMLPushParser.withInstance(from: context) { parser in
-                parser.handler.didReceiveText(UnsafeBufferPointer(start: text, count: Int(length)))
+                parser.batch.recordText(UnsafeBufferPointer(start: text, count: Int(length)))
             }
         }
         sax.cdataBlock = sax.characters
