@@ -26,12 +26,6 @@ struct XMLEventBatch {
     private var attributes: [Attribute] = []
     private var bytes: [UInt8] = []
 
-    /// How many bytes of text and attribute values a batch gathers before it is handed on.
-    static let capacity = 64 * 1024
-
-    /// True once the batch should be handed on.
-    var isFull: Bool { bytes.count >= Self.capacity || events.count >= Self.capacity / 8 }
-
     var isEmpty: Bool { events.isEmpty }
 
     /// Records a start tag; `attributes` in libxml2's layout (five pointers each: local name,

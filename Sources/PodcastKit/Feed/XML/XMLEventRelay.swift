@@ -6,7 +6,7 @@ final class XMLEventRelay<Handler: XMLEventHandler> {
     /// Batches handled on the parsing thread before a thread is started.
     static var inlineBatches: Int { 2 }
     /// The most batches out at once.
-    static var batchesInFlight: Int { 4 }
+    static var batchesInFlight: Int { 2 }
 
     private let handler: Handler
     private var handOff: HandOff<XMLEventBatch>?

@@ -26,8 +26,9 @@ final class XMLPushParser {
     private var namespaceCache: [UnsafeRawPointer: FeedNamespace] = [:]
     private var finished = false
 
-    /// The largest piece handed to libxml2 at once (one chunk over 10 MB needs XML_PARSE_HUGE).
-    private static let chunkSize = 64 * 1024
+    /// The largest piece handed to libxml2 at once (one chunk over 10 MB needs XML_PARSE_HUGE);
+    /// its events are handed on as one batch, so this also bounds a batch's size.
+    private static let chunkSize = 32 * 1024
 
     /// A parser that hands each chunk's events to `deliver`. `encoding`, when given, overrides
     /// the document's own declaration (an HTTP charset); `documentURL` only appears in libxml2's
