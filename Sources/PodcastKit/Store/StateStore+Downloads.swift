@@ -145,8 +145,11 @@ extension StateStore {
         durable_bytes, data_boot, failures, final_error, speed, integrity
         """
 
+    /// Made once: statements run per episode are looked up by their text, which is not built again each time.
+    private static let selectDownloadSQL = "SELECT \(downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity"
+
     func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
-        let query = try prepared("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity")
+        let query = try prepared(Self.selectDownloadSQL)
         try query.bind(feed, named: ":feed")
         try query.bind(identity, named: ":identity")
         return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
@@ -181,16 +184,16 @@ extension StateStore {
         return record
     }
 
+    private static let upsertDownloadSQL = """
+        INSERT OR REPLACE INTO downloads (\(downloadColumns), updated_at) VALUES (
+            ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
+            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+        """
+
     func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
         // Bound by position, in the order of `downloadColumns` then updated_at: it runs for every
         // episode, and a name costs a lookup per bind.
-        let statement = try prepared("""
-            INSERT OR REPLACE INTO downloads (\(Self.downloadColumns), updated_at) VALUES (
-                ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,
-                ?27, ?28)
-            """)
+        let statement = try prepared(Self.upsertDownloadSQL)
         try statement.bind(record.feed, at: 1)
         try statement.bind(record.identity, at: 2)
         try statement.bind(record.podcastTitle, at: 3)
