@@ -1,7 +1,10 @@
 import CLibXML2
 import Synchronization
+
 /// Reads a feed from its bytes as they arrive (from the network or a file), with libxml2's SAX2
-/// push parser: no whole-document buffer, so memory stays flat whatever the feed's size.
+/// push parser: no whole-document buffer, so memory stays flat whatever the feed's size. On a
+/// long document, libxml2 reads on the calling thread while the builder works out what the
+/// events mean on another, and episodes are made on a third (`XMLEventRelay`, `EpisodeFinisher`).
 ///
 /// Not Sendable: one thread calls `parse` for each piece and then `finish`.
 public final class FeedParser {

@@ -1,4 +1,5 @@
-/// Receives what `XMLPushParser` reads, on the thread that feeds it, in document order.
+/// Receives what `XMLPushParser` reads, in document order, replayed from recorded batches
+/// (`XMLEventBatch`) on one thread at a time: the parsing thread or the relay's (`XMLEventRelay`).
 protocol XMLEventHandler: AnyObject {
     /// A start tag; `attributes` is valid only during the call.
     func didStartElement(_ name: XMLName, attributes: XMLAttributes)
