@@ -50,9 +50,11 @@ public struct DownloadStatus: Sendable {
         }
     }
 
-    /// True while a download is queued or running in a live process (a `--watch` goes on).
+    /// True while a download is queued or running in a live process, or a running worker has yet
+    /// to settle a batch whose downloads have all ended (a `--watch` goes on until it has).
     public var isActive: Bool {
         downloads.contains { $0.state == .queued || $0.state == .downloading }
+            || worker != nil && batches.contains { $0.finished == nil }
     }
 
     /// The pids of the gone processes whose downloads are interrupted (nil: waiting for a worker that does not run).
