@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
+        // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
+        .target(name: "CFileSystem"),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CLibXML2", "CSQLite", "CTerminal"]
+            dependencies: ["CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(

@@ -17,7 +17,7 @@ import Testing
             events.withLock { $0.append(event) }
             switch event {
             case .completed, .failed: continuation.yield()
-            case .started, .responded, .progress: break
+            case .started, .responded, .progress, .filled: break
             }
         }
         for request in requests { engine.start(request) }
@@ -68,6 +68,22 @@ import Testing
         #expect(events.filter { if case .started = $0 { true } else { false } }.count == 4)
         let overlap = events.compactMap { if case .progress(let running) = $0 { running.count } else { nil } }.max() ?? 0
         #expect(overlap == 3, "the default concurrency is 3: at most, and at some moment exactly, 3 ran together")
+    }
+
+    @Test func aLargeFileIsAnnouncedPieceByPieceForWriteback() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let size = 2 * Int(Transfer.filledPiece) + 123_456
+        let body = Self.body(5, size: size)
+        let server = try LoopbackServer(routes: ["/big.mp3": .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/big.mp3"), partialPath: directory.path("big.part"))])
+        #expect(completed(events)[1]?.bytes == Int64(size))
+        #expect(try Data(contentsOf: URL(filePath: directory.path("big.part"))) == body)
+        let filled = events.compactMap { if case .filled(let id, let bytes) = $0, id == 1 { bytes } else { nil } }
+        #expect(filled.count == 2, "one announcement per whole piece: \(filled)")
+        #expect(filled == filled.sorted())
+        for (index, bytes) in filled.enumerated() {
+            #expect(bytes >= Int64(index + 1) * Transfer.filledPiece && bytes <= Int64(size))
+        }
     }
 
     @Test func failuresAreReportedPerFileWhileTheOthersSucceed() async throws {

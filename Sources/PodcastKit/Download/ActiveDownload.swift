@@ -20,8 +20,9 @@ final class ActiveDownload {
     var attemptResumed = false
     /// Whether the file was already fetched again because it did not match the feed's digest.
     var refetchedForIntegrity = false
-    /// Where the bytes not yet handed to the disk's writeback begin (see `DownloadBatch.startWriteback`).
-    var writebackOffset: Int64 = 0
+    /// The bytes of the partial file last handed to the disk's writeback (see
+    /// `DownloadBatch.startWriteback`).
+    var writeback: Range<Int64> = 0..<0
 
     init(id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String) {
         self.id = id

@@ -7,8 +7,6 @@ extension DownloadBatch {
     static let recordAtOnceBytes: Int64 = 1024 * 1024
     /// How often the progress buffer learns where running downloads stand (for `status`).
     static let progressWriteInterval = Duration.seconds(1)
-    /// Received bytes are handed to the disk's writeback once this many have gathered.
-    static let writebackBytes: Int64 = 4 * 1024 * 1024
 
     /// Takes a progress snapshot: checkpoints the downloads that are due (data `fdatasync`ed
     /// first, then the record, so a kill -9 at any instant leaves a true record) and, once a
@@ -22,7 +20,6 @@ extension DownloadBatch {
             guard let download = active[progress.id] else { continue }
             download.record.speed = progress.speed
             guard download.response != nil else { continue }
-            startWriteback(download, upTo: progress.bytes)
             let checkpointed = download.lastCheckpoint
             if checkpointed == nil || progress.bytes - download.record.durableBytes >= Self.checkpointBytes
                 || now - (checkpointed ?? now) >= Self.checkpointInterval {
@@ -48,15 +45,16 @@ extension DownloadBatch {
         }
     }
 
-    /// Hands the bytes received since the last call to the disk's writeback once there are
-    /// `writebackBytes` of them, so the disk writes while the network reads: the checkpoints'
-    /// and the final `fdatasync` then wait for little (on a disk, the end of a large download
-    /// would otherwise wait for all of it). Only a hint: a failure changes nothing.
-    private func startWriteback(_ download: ActiveDownload, upTo bytes: Int64) {
-        if bytes < download.writebackOffset { download.writebackOffset = 0 }  // started over
-        let length = bytes - download.writebackOffset
-        guard length >= Self.writebackBytes else { return }
-        try? FileIO.startWriteback(download.partialPath, offset: download.writebackOffset, length: length)
-        download.writebackOffset = bytes
+    /// Starts writing the bytes of `download` received since the last call to disk, without
+    /// waiting, so the disk writes while the network reads and the checkpoints' and the final
+    /// `fdatasync` wait for little (on a disk, the end of a large download would otherwise wait
+    /// for all of it). The bytes handed over the time before are written by now and leave the
+    /// page cache, so a large download does not push everything else out of memory. Only hints:
+    /// a failure changes nothing.
+    func startWriteback(_ download: ActiveDownload, upTo bytes: Int64) {
+        if bytes < download.writeback.upperBound { download.writeback = 0..<0 }  // started over
+        let handed = download.writeback
+        try? FileIO.startWriteback(download.partialPath, of: handed.upperBound..<bytes, dropping: handed)
+        download.writeback = handed.upperBound..<bytes
     }
 }

@@ -87,6 +87,8 @@ public final class DownloadBatch {
                     checkpoint(snapshot)
                     pollStopRequests()
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
+                case .transfer(.filled(let id, let bytes)):
+                    if let download = active[id] { startWriteback(download, upTo: bytes) }
                 case .transfer(.completed(let done)):
                     completed.append(done)
                 case .transfer(.failed(let failure)):

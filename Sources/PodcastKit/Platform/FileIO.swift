@@ -1,3 +1,4 @@
+import CFileSystem
 import Glibc
 
 /// Reading and atomically replacing files, retrying EINTR, errors naming the call and the path.
@@ -30,15 +31,16 @@ public enum FileIO {
         guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
     }
 
-    /// Starts writing the bytes of the file at `path` from `offset` for `length` bytes to disk,
-    /// without waiting, and lets the page cache drop them once written: a later `fdatasync` then
-    /// finds little left to do, and a large download does not push everything else out of memory.
-    public static func startWriteback(_ path: String, offset: Int64, length: Int64) throws(SystemError) {
+    /// Starts writing `range` of the file at `path` to disk, without waiting, and lets the page
+    /// cache drop the clean pages of `written`, a range handed over earlier.
+    public static func startWriteback(_ path: String, of range: Range<Int64>, dropping written: Range<Int64>) throws(SystemError) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
-        // On Linux, DONTNEED starts writeback of the range's dirty pages and drops the clean ones.
-        let code = posix_fadvise(descriptor, off_t(offset), off_t(length), POSIX_FADV_DONTNEED)
+        guard podcast_start_writeback(descriptor, range.lowerBound, Int64(range.count)) == 0 else {
+            throw .last("sync_file_range", path: path)
+        }
+        let code = posix_fadvise(descriptor, off_t(written.lowerBound), off_t(written.count), POSIX_FADV_DONTNEED)
         guard code == 0 else { throw SystemError(call: "posix_fadvise", path: path, code: code) }
     }
 

@@ -17,6 +17,8 @@ final class Transfer {
     private(set) var written: Int64
     /// Bytes received in this attempt.
     private(set) var received: Int64 = 0
+    /// Where the bytes not yet announced with `.filled` begin.
+    private var unannounced: Int64
     /// The whole file's length, once the response said.
     private var total: Int64?
     /// Why the write callback stopped the transfer, if it did.
@@ -31,6 +33,10 @@ final class Transfer {
     /// The largest piece libcurl hands over at once: 16 KiB halves throughput; 256 and 512 KiB
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
     private static let receiveBuffer = 256 * 1024
+
+    /// Received bytes are announced (`.filled`) in pieces this large, so they can be handed to
+    /// the disk's writeback while the network reads.
+    static let filledPiece: Int64 = 4 * 1024 * 1024
 
     /// The receive buffer for a file of about `length` bytes: no bigger than the file (rounded up
     /// to 16 KiB, libcurl's default), so many small files in flight do not cost 256 KiB each.
@@ -51,13 +57,16 @@ final class Transfer {
         guard descriptor >= 0 else {
             throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
         }
-        // Bytes past the offset were never checked against the server: they go.
-        guard ftruncate(descriptor, off_t(offset)) == 0 else {
+        // Bytes past the offset were never checked against the server: they go. A file already
+        // that long is left alone: on ext4, truncating a file to nothing makes its close flush
+        // everything written since (auto_da_alloc), on the engine thread.
+        guard Self.size(of: descriptor) == offset || ftruncate(descriptor, off_t(offset)) == 0 else {
             let error = SystemError.last("ftruncate", path: request.partialPath)
             close(descriptor)
             throw FailedTransfer(id: request.id, kind: .local(error), url: request.url)
         }
         written = offset
+        unannounced = offset
         let conditions = request.resume.map { ["If-Range: \($0.validator)"] } ?? []
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
@@ -75,6 +84,12 @@ final class Transfer {
 
     deinit {
         close(descriptor)
+    }
+
+    /// The size of the open file, or nil when it cannot be told.
+    private static func size(of descriptor: Int32) -> Int64? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : nil
     }
 
     /// Hands libcurl the write callback with this transfer as its context.
@@ -174,6 +189,10 @@ final class Transfer {
         }
         transfer.written += Int64(length)
         transfer.received += Int64(length)
+        if transfer.written - transfer.unannounced >= filledPiece {
+            transfer.unannounced = transfer.written
+            transfer.onEvent(.filled(id: transfer.request.id, bytes: transfer.written))
+        }
         return length
     }
 
@@ -210,6 +229,7 @@ final class Transfer {
                 startedOver = whyWhole(resume)
                 guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
                 written = 0
+                unannounced = 0
             }
             total = encoded ? nil : easy.contentLength
         }

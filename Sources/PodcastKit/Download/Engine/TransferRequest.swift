@@ -158,6 +158,9 @@ public enum TransferEvent: Sendable, Equatable {
     case responded(TransferResponse)
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
+    /// A transfer's partial file holds `bytes` bytes, another `Transfer.filledPiece` or more
+    /// since it last said so.
+    case filled(id: Int, bytes: Int64)
     /// A transfer ended well.
     case completed(CompletedTransfer)
     /// A transfer ended badly.

@@ -1,0 +1,14 @@
+// Glibc declares sync_file_range and renameat2 only under _GNU_SOURCE, which Swift's Glibc
+// module does not define.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include "CFileSystem.h"
+
+int podcast_start_writeback(int fd, int64_t offset, int64_t length) {
+    return sync_file_range(fd, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE);
+}
+
+int podcast_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}

@@ -1,0 +1,15 @@
+#ifndef PODCAST_CFILESYSTEM_H
+#define PODCAST_CFILESYSTEM_H
+
+#include <stdint.h>
+
+/// Starts writeback of `length` bytes of `fd` from `offset` without waiting for it
+/// (sync_file_range with SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set.
+int podcast_start_writeback(int fd, int64_t offset, int64_t length);
+
+/// Renames `from` to `to` only if `to` does not exist (renameat2 with RENAME_NOREPLACE).
+/// Returns 0, or -1 with errno set: EEXIST when `to` exists; EINVAL or ENOSYS when the file
+/// system or kernel cannot do it.
+int podcast_rename_noreplace(const char *from, const char *to);
+
+#endif
