@@ -13,11 +13,13 @@ import Testing
     ) async throws -> [TransferEvent] {
         let events = Mutex<[TransferEvent]>([])
         let (ended, continuation) = AsyncStream<Void>.makeStream()
-        let engine = try TransferEngine(settings: settings) { event in
-            events.withLock { $0.append(event) }
-            switch event {
-            case .completed, .failed: continuation.yield()
-            case .started, .responded, .progress, .filled: break
+        let engine = try TransferEngine(settings: settings) { turn in
+            events.withLock { $0.append(contentsOf: turn) }
+            for event in turn {
+                switch event {
+                case .completed, .failed: continuation.yield()
+                case .started, .responded, .progress, .filled: break
+                }
             }
         }
         for request in requests { engine.start(request) }

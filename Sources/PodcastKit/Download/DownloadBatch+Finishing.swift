@@ -26,7 +26,7 @@ extension DownloadBatch {
                 for (download, done) in placing {
                     let path = try moveIntoPlace(download.partialPath, in: folder(for: download.item), for: download.item)
                     download.record.completed(by: done, at: path)
-                    try store.saveDownload(download.record)
+                    try store.saveDownloaded(download.record)
                     placed.append((download, path))
                 }
             }
@@ -107,7 +107,8 @@ extension DownloadBatch {
 }
 
 extension DownloadRecord {
-    /// The record of a download that ended well, its file at `path`.
+    /// The record of a download that ended well, its file at `path`. `StateStore.saveDownloaded`
+    /// writes exactly these fields.
     mutating func completed(by done: CompletedTransfer, at path: String) {
         state = .downloaded
         self.path = path
@@ -120,6 +121,7 @@ extension DownloadRecord {
         durableBytes = done.bytes
         total = done.bytes
         failures = 0
+        finalError = false
         speed = nil
     }
 }

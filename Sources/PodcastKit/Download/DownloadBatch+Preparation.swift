@@ -1,32 +1,33 @@
 import Glibc
 
 extension DownloadBatch {
-    /// Claims so many episodes per transaction: one transaction per episode costs more than the
-    /// transfer of a small file, one for thousands holds the write lock too long.
+    /// Claims at most so many episodes per transaction: one transaction per episode costs more
+    /// than the transfer of a small file, one for thousands holds the write lock too long.
     private static let claimsPerTransaction = 256
+    /// The first transaction claims this many, and each next one twice as many up to the most,
+    /// so the first transfers start at once instead of after thousands of claims.
+    private static let firstClaims = 16
 
-    /// Claims the items in the progress buffer and settles those that need no transfer; returns
-    /// the ones to fetch, each with where its first attempt continues.
-    func prepare(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> [ActiveDownload] {
-        var toFetch: [ActiveDownload] = []
-        var claimable: [(index: Int, record: DownloadRecord)] = []
-        for (index, item) in items.enumerated() {
-            guard let url = item.entry.enclosureURL else {
-                settleEarly(index, item, .failed, error: "the feed gives no media file for this episode", report: report)
-                continue
+    /// Claims the items in the progress buffer, settles those that need no transfer and starts
+    /// the others (each where its first attempt continues), a group at a time.
+    func prepare(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws {
+        // Records are made a group at a time too: thousands made at once cost memory for no gain.
+        var next = items.startIndex
+        var groupSize = Self.firstClaims
+        while next < items.endIndex {
+            var group: [(index: Int, record: DownloadRecord)] = []
+            group.reserveCapacity(groupSize)
+            while next < items.endIndex && group.count < groupSize {
+                let index = next
+                next += 1
+                guard let record = claimableRecord(for: items[index]) else {
+                    settleEarly(index, items[index], .failed, error: "the feed gives no media file for this episode", report: report)
+                    continue
+                }
+                group.append((index, record))
             }
-            var record = DownloadRecord(
-                feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
-                url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
-            record.guid = item.entry.guid
-            record.enclosureLength = item.entry.enclosureLength
-            record.integrity = item.entry.integrity
-            record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
-            record.state = .queued
-            claimable.append((index, record))
-        }
-        for start in stride(from: 0, to: claimable.count, by: Self.claimsPerTransaction) {
-            let group = claimable[start..<min(start + Self.claimsPerTransaction, claimable.count)]
+            groupSize = min(groupSize * 2, Self.claimsPerTransaction)
+            guard !group.isEmpty else { continue }
             let claims = try store.claimDownloads(group.map(\.record), for: .current)
             for ((index, record), claim) in zip(group, claims) {
                 let item = items[index]
@@ -37,12 +38,25 @@ extension DownloadBatch {
                     settleEarly(index, item, .skipped, error: "being downloaded by process \(pid)", report: report)
                 case .claimed(let previous):
                     if let download = try claimed(index, item, record, previous: previous, report: report) {
-                        toFetch.append(download)
+                        start(download, resume: download.plannedResume, after: nil)
                     }
                 }
             }
         }
-        return toFetch
+    }
+
+    /// The record that claims `item`'s episode (state `queued`), or nil when it has no media file.
+    private func claimableRecord(for item: DownloadItem) -> DownloadRecord? {
+        guard let url = item.entry.enclosureURL else { return nil }
+        var record = DownloadRecord(
+            feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
+            url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+        record.guid = item.entry.guid
+        record.enclosureLength = item.entry.enclosureLength
+        record.integrity = item.entry.integrity
+        record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
+        record.state = .queued
+        return record
     }
 
     /// A claimed episode: recognized in place (nil), or ready to fetch, continuing its partial

@@ -51,17 +51,17 @@ public final class DownloadBatch {
     public func run(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> BatchOutcome {
         try FileIO.makeDirectory(partialDirectory, mode: 0o755)
         let queue = self.queue
-        let engine = try TransferEngine(settings: settings) { queue.post(.transfer($0)) }
+        let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         self.engine = engine
         defer { engine.shutdown() }
 
-        for download in try prepare(items, report: report) {
-            start(download, resume: download.plannedResume, after: nil)
-        }
+        try prepare(items, report: report)
 
+        // Completed transfers are finished in groups (one transaction each), not one by one.
+        var completed: [CompletedTransfer] = []
+        var finishBy: ContinuousClock.Instant?
         while !active.isEmpty {
-            var completed: [CompletedTransfer] = []
-            for event in queue.drain() {
+            for event in queue.drain(until: finishBy) {
                 switch event {
                 case .interrupt:
                     halt(.interrupted)
@@ -90,15 +90,28 @@ public final class DownloadBatch {
                 case .transfer(.filled(let id, let bytes)):
                     if let download = active[id] { startWriteback(download, upTo: bytes) }
                 case .transfer(.completed(let done)):
+                    if completed.isEmpty { finishBy = .now + Self.finishingDelay }
                     completed.append(done)
                 case .transfer(.failed(let failure)):
                     handle(failure, report: report)
                 }
             }
-            finish(completed, report: report)
+            // Nothing else running, a full group, or the first of them waited long enough.
+            if let due = finishBy, completed.count == active.count || completed.count >= Self.finishingGroup || .now >= due {
+                finish(completed, report: report)
+                completed.removeAll(keepingCapacity: true)
+                finishBy = nil
+            }
         }
         return BatchOutcome(results: items.indices.compactMap { results[$0] }, stop: stop)
     }
+
+    /// A completed transfer waits at most this long to be finished with others: finishing many
+    /// in one transaction costs little more than finishing one, and 2,000 small files finished one
+    /// by one spent most of their time committing.
+    static let finishingDelay = Duration.milliseconds(50)
+    /// Completed transfers are finished at once when this many wait.
+    static let finishingGroup = 64
 
     /// Starts (or restarts) an attempt: from `resume`, or from the start; not before `after`.
     func start(_ download: ActiveDownload, resume: ResumePoint?, after wait: Duration?) {

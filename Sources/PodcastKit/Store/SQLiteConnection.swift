@@ -44,6 +44,9 @@ final class SQLiteConnection {
     /// True outside an explicit transaction (SQLite's autocommit mode).
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE that ran on this connection.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
     /// Runs one or more `;`-separated statements that return no rows (schema, pragmas, BEGIN/COMMIT).
     func execute(_ sql: String) throws(SQLiteError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))

@@ -102,6 +102,32 @@ extension StateStore {
         try write { () throws(SQLiteError) in try upsertDownload(record) }
     }
 
+    /// Records that `record`'s episode is downloaded, its file at `record.path`: only what
+    /// `DownloadRecord.completed(by:at:)` changes is written (an episode's finishing costs one
+    /// small update, not a whole row); a record no longer stored is written whole.
+    public func saveDownloaded(_ record: DownloadRecord) throws(StoreError) {
+        try write { () throws(SQLiteError) in
+            // OR REPLACE: a record of another episode still naming this path goes, as with `saveDownload`.
+            let statement = try prepared("""
+                UPDATE OR REPLACE downloads SET
+                    state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
+                    last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
+                    speed = NULL, updated_at = ?8
+                WHERE feed = ?1 AND identity = ?2
+                """)
+            try statement.bind(record.feed, at: 1)
+            try statement.bind(record.identity, at: 2)
+            try statement.bind(record.path, at: 3)
+            try statement.bind(record.effectiveURL, at: 4)
+            try statement.bind(record.etag, at: 5)
+            try statement.bind(record.lastModified, at: 6)
+            try statement.bind(record.bytes, at: 7)
+            try statement.bind(Date().timeIntervalSince1970, at: 8)
+            try statement.run()
+            if connection.changes == 0 { try upsertDownload(record) }
+        }
+    }
+
     /// Writes every record over the stored one, in one transaction.
     public func saveDownloads(_ records: [DownloadRecord]) throws(StoreError) {
         guard !records.isEmpty else { return }

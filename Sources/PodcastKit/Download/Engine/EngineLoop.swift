@@ -6,7 +6,7 @@ import Glibc
 final class EngineLoop {
     private let settings: TransferEngine.Settings
     private let mailbox: EngineMailbox
-    private let onEvent: @Sendable (TransferEvent) -> Void
+    private let outbox: EngineOutbox
     private let multi: UnsafeMutableRawPointer
     /// Requests not yet started, oldest first, from `nextWaiting` on (an index, not removeFirst:
     /// a queue of thousands must not cost a copy per start).
@@ -21,13 +21,12 @@ final class EngineLoop {
     private static let progressInterval = Duration.milliseconds(250)
 
     init(
-        settings: TransferEngine.Settings, mailbox: EngineMailbox, multi: UnsafeMutableRawPointer,
-        onEvent: @escaping @Sendable (TransferEvent) -> Void
+        settings: TransferEngine.Settings, mailbox: EngineMailbox, multi: UnsafeMutableRawPointer, outbox: EngineOutbox
     ) {
         self.settings = settings
         self.mailbox = mailbox
         self.multi = multi
-        self.onEvent = onEvent
+        self.outbox = outbox
     }
 
     /// Runs until the mailbox is closed; every transfer has ended with an event by then.
@@ -49,6 +48,7 @@ final class EngineLoop {
                     finish(handle, multi: multi, event: cancelled(running[handle]))
                 }
                 failAllWaiting(reason: .cancelled)
+                outbox.flush()
                 return
             }
             releaseDueRetries()
@@ -57,6 +57,7 @@ final class EngineLoop {
             _ = curl_multi_perform(multi, &stillRunning)
             let finished = collectFinished(multi: multi)
             publishProgressIfDue()
+            outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
             if finished && hasWaiting && running.count < settings.concurrency { continue }
             _ = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
@@ -93,10 +94,10 @@ final class EngineLoop {
         case .cancel(let id):
             if let index = waiting[nextWaiting...].firstIndex(where: { $0.id == id }) {
                 let request = waiting.remove(at: index)
-                onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
+                outbox.post(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
             } else if let index = delayed.firstIndex(where: { $0.id == id }) {
                 let request = delayed.remove(at: index)
-                onEvent(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
+                outbox.post(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
             } else if let handle = running.first(where: { $0.value.request.id == id })?.key {
                 finish(handle, multi: multi, event: cancelled(running[handle]))
             }
@@ -110,16 +111,16 @@ final class EngineLoop {
             let request = waiting[nextWaiting]
             nextWaiting += 1
             do {
-                let transfer = try Transfer(request: request, settings: settings.http, onEvent: onEvent)
+                let transfer = try Transfer(request: request, settings: settings.http, outbox: outbox)
                 transfer.attachCallbacks()
                 guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
-                    onEvent(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
+                    outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
                     continue
                 }
                 running[transfer.easy.handle] = transfer
-                onEvent(.started(request.id))
+                outbox.post(.started(request.id))
             } catch {
-                onEvent(.failed(error))
+                outbox.post(.failed(error))
             }
         }
         if !hasWaiting {
@@ -158,7 +159,7 @@ final class EngineLoop {
         _ = curl_multi_remove_handle(multi, handle)
         running[handle] = nil
         shareRateLimit()
-        onEvent(event)
+        outbox.post(event)
     }
 
     private func cancelled(_ transfer: Transfer?) -> TransferEvent {
@@ -169,7 +170,7 @@ final class EngineLoop {
 
     private func failAllWaiting(reason: FailedTransfer.Kind) {
         for request in waiting[nextWaiting...] + delayed {
-            onEvent(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
+            outbox.post(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
         }
         waiting.removeAll()
         delayed.removeAll()
@@ -184,6 +185,6 @@ final class EngineLoop {
             transfer.sampleSpeed(now: now)
             return transfer.progress
         }.sorted { $0.id < $1.id }
-        onEvent(.progress(snapshot))
+        outbox.post(.progress(snapshot))
     }
 }

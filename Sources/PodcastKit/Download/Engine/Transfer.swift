@@ -12,7 +12,7 @@ final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
     private let descriptor: Int32
-    private let onEvent: @Sendable (TransferEvent) -> Void
+    private let outbox: EngineOutbox
     /// The partial file's size: where the next byte goes.
     private(set) var written: Int64
     /// Bytes received in this attempt.
@@ -49,9 +49,9 @@ final class Transfer {
 
     /// Opens the partial file (truncated to the resume offset, or to nothing) and prepares the
     /// handle; fails only locally.
-    init(request: TransferRequest, settings: HTTPSettings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(FailedTransfer) {
+    init(request: TransferRequest, settings: HTTPSettings, outbox: EngineOutbox) throws(FailedTransfer) {
         self.request = request
-        self.onEvent = onEvent
+        self.outbox = outbox
         let offset = request.resume?.offset ?? 0
         descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -191,7 +191,7 @@ final class Transfer {
         transfer.received += Int64(length)
         if transfer.written - transfer.unannounced >= filledPiece {
             transfer.unannounced = transfer.written
-            transfer.onEvent(.filled(id: transfer.request.id, bytes: transfer.written))
+            transfer.outbox.post(.filled(id: transfer.request.id, bytes: transfer.written))
         }
         return length
     }
@@ -233,7 +233,7 @@ final class Transfer {
             }
             total = encoded ? nil : easy.contentLength
         }
-        onEvent(.responded(TransferResponse(
+        outbox.post(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: easy.header("etag"),
             lastModified: easy.header("last-modified"), encoded: encoded, startedOver: startedOver)))
         return nil

@@ -6,8 +6,9 @@ import Synchronization
 /// curl handle. Other threads talk to it through `start`, `cancel` and `shutdown`, which post a
 /// command and wake the thread with `curl_multi_wakeup`.
 ///
-/// Events arrive through `onEvent`, on the engine thread: keep that callback short (hand the event
-/// to another thread); renaming files and database writes belong there, not on the engine thread.
+/// Events arrive through `onEvents`, on the engine thread, everything of one turn of its loop at
+/// once: keep that callback short (hand the events to another thread); renaming files and database
+/// writes belong there, not on the engine thread.
 public final class TransferEngine: Sendable {
     /// How the engine behaves.
     public struct Settings: Sendable {
@@ -32,15 +33,15 @@ public final class TransferEngine: Sendable {
     private let mailbox: EngineMailbox
     private let thread: pthread_t
 
-    /// Starts the engine thread; `onEvent` receives every event, on that thread.
-    public init(settings: Settings, onEvent: @escaping @Sendable (TransferEvent) -> Void) throws(SystemError) {
+    /// Starts the engine thread; `onEvents` receives every event, in order, on that thread.
+    public init(settings: Settings, onEvents: @escaping @Sendable ([TransferEvent]) -> Void) throws(SystemError) {
         let mailbox = EngineMailbox()
         self.mailbox = mailbox
         // Made here so a failure is an error for the caller; from now on only the engine thread uses it.
         CurlGlobal.initializeOnce()
         guard let multi = curl_multi_init() else { throw SystemError(call: "curl_multi_init", code: ENOMEM) }
         mailbox.attach(multi)
-        let loop = EngineLoop(settings: settings, mailbox: mailbox, multi: multi, onEvent: onEvent)
+        let loop = EngineLoop(settings: settings, mailbox: mailbox, multi: multi, outbox: EngineOutbox(deliver: onEvents))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()
         let created = pthread_create(&thread, nil, { context in
@@ -101,12 +102,13 @@ final class EngineMailbox: Sendable {
 
     private let state = Mutex(State())
 
-    /// Adds a command and wakes the engine thread (curl_multi_wakeup is safe from any thread).
+    /// Adds a command and wakes the engine thread (curl_multi_wakeup is safe from any thread);
+    /// only the first of the commands waiting wakes it, as the thread takes them all at once.
     func post(_ command: EngineCommand) {
         state.withLock { state in
             guard !state.closed else { return }
             state.commands.append(command)
-            state.wake()
+            if state.commands.count == 1 { state.wake() }
         }
     }
 
