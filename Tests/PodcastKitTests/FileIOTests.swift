@@ -30,4 +30,24 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["f"])
     }
+
+    @Test func movingWithoutReplacingNeverOverwritesAFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "fileio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let partial = directory.appending(path: "a.part").path
+        let taken = directory.appending(path: "taken.mp3").path
+        let free = directory.appending(path: "free.mp3").path
+        try Data("new".utf8).write(to: URL(filePath: partial))
+        try Data("theirs".utf8).write(to: URL(filePath: taken))
+
+        #expect(try FileIO.moveWithoutReplacing(partial, to: taken) == false)
+        #expect(try String(contentsOfFile: taken, encoding: .utf8) == "theirs")
+        #expect(try String(contentsOfFile: partial, encoding: .utf8) == "new")
+
+        #expect(try FileIO.moveWithoutReplacing(partial, to: free) == true)
+        #expect(try String(contentsOfFile: free, encoding: .utf8) == "new")
+        #expect(!FileManager.default.fileExists(atPath: partial))
+        #expect(throws: SystemError.self) { try FileIO.moveWithoutReplacing(partial, to: directory.appending(path: "x").path) }
+    }
 }

@@ -83,8 +83,8 @@ extension DownloadBatch {
     }
 
     /// Gives the partial file the first of `name`, `name (2)`, `name (3)`, … that is free (or this
-    /// episode's own). `link` never replaces an existing file, so two processes finishing episodes
-    /// with the same name cannot overwrite each other's file.
+    /// episode's own). The move never replaces an existing file, so two processes finishing
+    /// episodes with the same name cannot overwrite each other's file.
     private func moveIntoPlace(_ partial: String, in folder: String, for item: DownloadItem) throws -> String {
         var attempt = 1
         while true {
@@ -97,11 +97,7 @@ extension DownloadBatch {
                 return path
             }
             guard owner == nil else { continue }
-            if link(partial, path) == 0 {
-                unlink(partial)
-                return path
-            }
-            guard errno == EEXIST else { throw SystemError.last("link", path: path) }
+            if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
         }
     }
 }

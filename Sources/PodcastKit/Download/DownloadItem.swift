@@ -1,21 +1,47 @@
 /// One episode asked for: its number in the listing, what to fetch, and whose it is.
+///
+/// Its fields live in one shared, immutable box: an item is copied into the batch's state, its
+/// result and every progress update, and for 2,000 episodes a pointer per copy instead of the
+/// whole entry is most of a megabyte.
 public struct DownloadItem: Sendable, Equatable {
+    @usableFromInline
+    final class Fields: Sendable {
+        @usableFromInline let number: Int?
+        @usableFromInline let entry: ListingItem
+        @usableFromInline let feed: String
+        @usableFromInline let podcastTitle: String
+
+        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String) {
+            self.number = number
+            self.entry = entry
+            self.feed = feed
+            self.podcastTitle = podcastTitle
+        }
+    }
+
+    @usableFromInline let fields: Fields
+    // The accessors lend the boxed values rather than copy them, also from other modules:
+    // `item.entry.title` must not copy the whole entry.
+
     /// The number shown in the listing; nil for an episode resumed from the progress buffer that
     /// the current listing does not show.
-    public var number: Int?
+    @inlinable public var number: Int? { _read { yield fields.number } }
     /// The listing's entry for it.
-    public var entry: ListingItem
+    @inlinable public var entry: ListingItem { _read { yield fields.entry } }
     /// The feed it belongs to (the listing's key), or `previews:<term>` for music previews.
-    public var feed: String
+    @inlinable public var feed: String { _read { yield fields.feed } }
     /// The podcast's title; its folder in the Episodes directory is named after it.
-    public var podcastTitle: String
+    @inlinable public var podcastTitle: String { _read { yield fields.podcastTitle } }
 
     /// Creates an item.
     public init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String) {
-        self.number = number
-        self.entry = entry
-        self.feed = feed
-        self.podcastTitle = podcastTitle
+        fields = Fields(number: number, entry: entry, feed: feed, podcastTitle: podcastTitle)
+    }
+
+    public static func == (left: DownloadItem, right: DownloadItem) -> Bool {
+        left.fields === right.fields
+            || (left.number == right.number && left.entry == right.entry && left.feed == right.feed
+                && left.podcastTitle == right.podcastTitle)
     }
 
     /// The episode `record` is about, numbered as in `listing` when it shows it.

@@ -44,6 +44,21 @@ public enum FileIO {
         guard code == 0 else { throw SystemError(call: "posix_fadvise", path: path, code: code) }
     }
 
+    /// Renames `source` to `destination` unless something is there already: false then, and
+    /// nothing changes. Where the file system cannot rename that way, a hard link and an unlink
+    /// do the same in two steps.
+    public static func moveWithoutReplacing(_ source: String, to destination: String) throws(SystemError) -> Bool {
+        if podcast_rename_noreplace(source, destination) == 0 { return true }
+        if errno == EEXIST { return false }
+        guard errno == EINVAL || errno == ENOSYS else { throw .last("rename", path: destination) }
+        if link(source, destination) != 0 {
+            if errno == EEXIST { return false }
+            throw .last("link", path: destination)
+        }
+        unlink(source)
+        return true
+    }
+
     /// Creates `path` and any missing parents with `mode`; a relative path stays relative.
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }

@@ -90,7 +90,11 @@ extension StateStore {
                     // The resume data of the earlier attempt stays until this one replaces it.
                     claimed.adoptResumeData(of: existing)
                 }
-                try upsertDownload(claimed)
+                if existing == nil {
+                    try insertDownload(claimed)
+                } else {
+                    try upsertDownload(claimed)
+                }
                 claims.append(.claimed(previous: existing))
             }
             return claims
@@ -104,12 +108,13 @@ extension StateStore {
 
     /// Records that `record`'s episode is downloaded, its file at `record.path`: only what
     /// `DownloadRecord.completed(by:at:)` changes is written (an episode's finishing costs one
-    /// small update, not a whole row); a record no longer stored is written whole.
+    /// small update, not a whole row); a record no longer stored is written whole. No other
+    /// episode's record may name the path (`downloadOwning`, in the same transaction): that
+    /// fails with a constraint error.
     public func saveDownloaded(_ record: DownloadRecord) throws(StoreError) {
         try write { () throws(SQLiteError) in
-            // OR REPLACE: a record of another episode still naming this path goes, as with `saveDownload`.
             let statement = try prepared("""
-                UPDATE OR REPLACE downloads SET
+                UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
                     last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
                     speed = NULL, updated_at = ?8
@@ -210,16 +215,29 @@ extension StateStore {
         return record
     }
 
-    private static let upsertDownloadSQL = """
-        INSERT OR REPLACE INTO downloads (\(downloadColumns), updated_at) VALUES (
+    private static let downloadValues = """
+        (\(downloadColumns), updated_at) VALUES (
             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
             ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
         """
+    private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
+    private static let insertDownloadSQL = "INSERT INTO downloads " + downloadValues
 
+    /// Writes `record` over the stored one, and over any other naming the same path.
     func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
+        try run(Self.upsertDownloadSQL, with: record)
+    }
+
+    /// Adds `record`, known to be new: cheaper than `upsertDownload`, which must be ready to
+    /// replace rows.
+    private func insertDownload(_ record: DownloadRecord) throws(SQLiteError) {
+        try run(Self.insertDownloadSQL, with: record)
+    }
+
+    private func run(_ sql: String, with record: DownloadRecord) throws(SQLiteError) {
         // Bound by position, in the order of `downloadColumns` then updated_at: it runs for every
         // episode, and a name costs a lookup per bind.
-        let statement = try prepared(Self.upsertDownloadSQL)
+        let statement = try prepared(sql)
         try statement.bind(record.feed, at: 1)
         try statement.bind(record.identity, at: 2)
         try statement.bind(record.podcastTitle, at: 3)

@@ -38,15 +38,20 @@ struct Download: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        guard let listing = try store.currentListing() else {
-            throw UsageError("there is no listing to download from; run podcast episodes <feed> first")
-        }
-        let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
-        let items = DownloadItem.items(numbers, of: listing)
+        let items = try selectedItems(store: store)
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
         let batch = transfer.batch(store: store, context: context)
         try DownloadSession.run(items, batch: batch, output: output, context: context)
+    }
+
+    /// The selected episodes of the last listing; the listing itself is not kept for the downloads.
+    private func selectedItems(store: StateStore) throws -> [DownloadItem] {
+        guard let listing = try store.currentListing() else {
+            throw UsageError("there is no listing to download from; run podcast episodes <feed> first")
+        }
+        let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
+        return DownloadItem.items(numbers, of: listing)
     }
 }

@@ -4,10 +4,14 @@ import PodcastKit
 
 /// Shows downloads as they go, on stderr: on a terminal, one bar per running episode redrawn in
 /// place (each frame written at once, clipped to the width, cursor hidden meanwhile); otherwise
-/// one plain line when an episode starts and one when it ends.
+/// one plain line when an episode starts and one when it ends, written a few at a time.
 final class ProgressDisplay {
     private let console: Console
     private let live: Bool
+    /// Off a terminal, the lines not written yet. They go out with each progress update (at most
+    /// 4 times a second while anything runs), with a warning or a retry, once 16 KiB gather, and
+    /// at the end: 2,000 small episodes would otherwise cost 4,000 writes.
+    private var unwritten = ""
     /// The running episodes (at most the concurrency) in the order they started, and where each stands.
     private var running: [Row] = []
     private var drawnLines = 0
@@ -43,20 +47,23 @@ final class ProgressDisplay {
                 row.retry = nil
             } else {
                 running.append(Row(item: item))
-                if !live { console.message("downloading \(item.label)") }
+                if !live { print("downloading \(item.label)") }
             }
         case .progress(let snapshot):
             for (item, progress) in snapshot {
                 row(of: item)?.progress = progress
             }
+            writeUnwritten()
         case .finished(let result):
             running.removeAll { $0.shows(result.item) }
             print(line(for: result))
         case .warning(let item, let message):
             print("warning: \(item.label): \(message)")
+            writeUnwritten()
         case .retrying(let item, let until, let reason):
             row(of: item)?.retry = (until, reason)
-            if !live { console.message("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
+            if !live { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
+            writeUnwritten()
         }
         if live { redraw() }
     }
@@ -65,18 +72,28 @@ final class ProgressDisplay {
         running.first { $0.shows(item) }
     }
 
-    /// Draws the last frame and gives the cursor back.
+    /// Draws the last frame and gives the cursor back, or writes the last lines.
     func close() {
-        guard live else { return }
+        guard live else { return writeUnwritten() }
         running.removeAll()
         redraw()
         Console.write("\u{1B}[?25h", to: STDERR_FILENO)
     }
 
-    /// Prints a line that stays, above the bars.
+    /// Prints a line that stays, above the bars (off a terminal, soon: see `unwritten`).
     private func print(_ text: String) {
-        if live { clear() }
-        console.message(text)
+        guard !live else {
+            clear()
+            return console.message(text)
+        }
+        unwritten += text + "\n"
+        if unwritten.utf8.count >= 16 * 1024 { writeUnwritten() }
+    }
+
+    private func writeUnwritten() {
+        guard !unwritten.isEmpty else { return }
+        Console.write(unwritten, to: STDERR_FILENO)
+        unwritten.removeAll(keepingCapacity: true)
     }
 
     private func line(for result: DownloadResult) -> String {
