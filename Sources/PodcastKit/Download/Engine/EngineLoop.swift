@@ -148,6 +148,7 @@ final class EngineLoop {
                 let transfer = running[handle]
             else { continue }
             let event = transfer.outcome(message.pointee.data.result, settings: settings.http)
+            if case .completed = event { transfer.startWritebackOfRest() }
             finish(handle, multi: multi, event: event)
             any = true
         }

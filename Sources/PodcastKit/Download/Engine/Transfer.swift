@@ -1,4 +1,5 @@
 import CCurl
+import CFileSystem
 import Glibc
 
 /// One running download: its easy handle and its partial file. Lives on the engine thread,
@@ -95,6 +96,15 @@ final class Transfer {
     /// Hands libcurl the write callback with this transfer as its context.
     func attachCallbacks() {
         easy.setWriteFunction(Self.write, userdata: Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Hands the bytes not yet announced (`.filled`) to the disk's writeback, without waiting:
+    /// for a finished file, so its `fdatasync` before the rename finds them written or on the way
+    /// (a small file's are all of it). A hint: a failure changes nothing.
+    func startWritebackOfRest() {
+        guard written > unannounced else { return }
+        _ = podcast_start_writeback(descriptor, unannounced, written - unannounced)
+        unannounced = written
     }
 
     /// Updates `speed` from the bytes written since the last sample.
