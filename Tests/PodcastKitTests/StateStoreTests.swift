@@ -135,6 +135,44 @@ import Testing
         }
     }
 
+    @Test func rebuildingTheDownloadsTableKeepsEveryFieldAndTheStateCheck() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/state.sqlite"
+            var record = DownloadRecord(
+                feed: "https://a.example/feed", identity: "ep-1", podcastTitle: "Show", title: "Episode 1",
+                url: "https://a.example/1.mp3", mediaType: "audio/mpeg", published: Date(timeIntervalSince1970: 1_700_000_000))
+            record.effectiveURL = "https://cdn.example/1.mp3"
+            record.state = .paused
+            record.bytes = 1_000
+            record.total = 5_000
+            record.etag = "\"e1\""
+            record.lastModified = "Sun, 22 Nov 2026 12:00:00 GMT"
+            record.partialPath = directory + "/.partial/1.part"
+            record.path = directory + "/Show/1.mp3"
+            record.error = "paused"
+            record.owner = ProcessOwner(pid: 42, boot: "boot-1", started: 7)
+            record.guid = "guid-1"
+            record.enclosureLength = 5_000
+            record.durableBytes = 900
+            record.dataBoot = "boot-1"
+            record.failures = 2
+            record.finalError = true
+            record.speed = 12.5
+            record.integrity = Integrity(type: "sri", value: "sha256-abc")
+            try StateStore(path: path).saveDownload(record)
+            // Run the last migration (the rebuild) again over the stored record.
+            try StateStore(path: path).connection.execute("PRAGMA user_version = \(StateStore.currentSchemaVersion - 1)")
+
+            let reopened = try StateStore(path: path)
+            #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
+            #expect(try reopened.downloadRecord(feed: record.feed, identity: record.identity) == record)
+            #expect(throws: SQLiteError.self) {
+                try reopened.connection.execute("UPDATE downloads SET state = 'lost'")
+            }
+            #expect(try reopened.downloadOwning(path: record.path ?? "")?.identity == "ep-1")
+        }
+    }
+
     @Test func newerSchemaVersionIsRefused() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/state.sqlite"

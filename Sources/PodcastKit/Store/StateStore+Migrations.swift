@@ -208,6 +208,62 @@ extension StateStore {
                 ) STRICT;
                 """
         ),
+        Migration(
+            summary: "downloads' state check without IN, which cost a temporary index on every write",
+            sql: """
+                -- SQLite checks `state IN (…5 values…)` by building a temporary index of the values for
+                -- every row written: 10 of the 17 µs an update took. The same check spelled with = and
+                -- OR costs nothing measurable. A CHECK cannot be altered, so the table is rebuilt
+                -- (SQLite's documented procedure); its columns and data are unchanged.
+                CREATE TABLE downloads_rebuilt (
+                    feed             TEXT    NOT NULL,
+                    identity         TEXT    NOT NULL,
+                    podcast_title    TEXT    NOT NULL,
+                    title            TEXT    NOT NULL,
+                    url              TEXT    NOT NULL,  -- the enclosure URL as the feed gives it
+                    effective_url    TEXT,              -- where the last attempt was served from
+                    media_type       TEXT,
+                    published        REAL,
+                    state            TEXT    NOT NULL CHECK (
+                        state = 'queued' OR state = 'downloading' OR state = 'paused' OR state = 'failed'
+                        OR state = 'downloaded'),
+                    bytes            INTEGER NOT NULL DEFAULT 0,
+                    total            INTEGER,
+                    etag             TEXT,
+                    last_modified    TEXT,
+                    partial_path     TEXT,
+                    path             TEXT,              -- the finished file
+                    error            TEXT,
+                    owner_pid        INTEGER,
+                    owner_boot       TEXT,
+                    updated_at       REAL    NOT NULL,
+                    durable_bytes    INTEGER NOT NULL DEFAULT 0,
+                    data_boot        TEXT,
+                    failures         INTEGER NOT NULL DEFAULT 0,
+                    final_error      INTEGER NOT NULL DEFAULT 0,
+                    owner_start      INTEGER,
+                    guid             TEXT,
+                    enclosure_length INTEGER,
+                    speed            REAL,
+                    integrity        TEXT,
+                    PRIMARY KEY (feed, identity)
+                ) STRICT;
+                INSERT INTO downloads_rebuilt (
+                    feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes,
+                    total, etag, last_modified, partial_path, path, error, owner_pid, owner_boot, updated_at,
+                    durable_bytes, data_boot, failures, final_error, owner_start, guid, enclosure_length, speed,
+                    integrity)
+                SELECT
+                    feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes,
+                    total, etag, last_modified, partial_path, path, error, owner_pid, owner_boot, updated_at,
+                    durable_bytes, data_boot, failures, final_error, owner_start, guid, enclosure_length, speed,
+                    integrity
+                FROM downloads;
+                DROP TABLE downloads;
+                ALTER TABLE downloads_rebuilt RENAME TO downloads;
+                CREATE UNIQUE INDEX downloads_by_path ON downloads (path) WHERE path IS NOT NULL;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.
