@@ -7,6 +7,9 @@ final class ActiveDownload {
     /// The record, kept current in memory and written at checkpoints and at the end.
     var record: DownloadRecord
     let partialPath: String
+    /// The podcast's folder in the Episodes directory, and the file's name there unless taken.
+    let folder: String
+    let preferredPath: String
     /// The current attempt's answer, once the server gave one.
     var response: TransferResponse?
     var history = RetryPolicy.History()
@@ -24,11 +27,13 @@ final class ActiveDownload {
     /// `DownloadBatch.startWriteback`).
     var writeback: Range<Int64> = 0..<0
 
-    init(id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String) {
+    init(id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String, folder: String, preferredPath: String) {
         self.id = id
         self.item = item
         self.record = record
         self.partialPath = partialPath
+        self.folder = folder
+        self.preferredPath = preferredPath
     }
 
     /// Folds the server's answer into the record: validator, length, where it came from. A

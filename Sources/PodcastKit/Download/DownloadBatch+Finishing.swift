@@ -13,8 +13,7 @@ extension DownloadBatch {
             do {
                 guard try matchesPublishedDigest(download, report: report) else { continue }
                 try FileIO.syncData(download.partialPath)
-                let folder = folder(for: download.item)
-                if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
+                if madeFolders.insert(download.folder).inserted { try FileIO.makeDirectory(download.folder, mode: 0o755) }
                 placing.append((download, done))
             } catch {
                 fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
@@ -24,7 +23,7 @@ extension DownloadBatch {
         do {
             try store.transaction {
                 for (download, done) in placing {
-                    let path = try moveIntoPlace(download.partialPath, in: folder(for: download.item), for: download.item)
+                    let path = try moveIntoPlace(download)
                     download.record.completed(by: done, at: path)
                     try store.saveDownloaded(download.record)
                     placed.append((download, path))
@@ -37,7 +36,7 @@ extension DownloadBatch {
                 fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
             }
         }
-        for folder in Set(placed.map { folder(for: $0.download.item) }) {
+        for folder in Set(placed.map(\.download.folder)) {
             try? FileIO.syncData(folder)
         }
         for (download, path) in placed {
@@ -82,13 +81,14 @@ extension DownloadBatch {
             url: item.entry.enclosureURL ?? "", suffix: suffix)
     }
 
-    /// Gives the partial file the first of `name`, `name (2)`, `name (3)`, … that is free (or this
-    /// episode's own). The move never replaces an existing file, so two processes finishing
+    /// Gives `download`'s partial file the first of its preferred name, `name (2)`, `name (3)`, …
+    /// that is free (or this episode's own). The move never replaces an existing file, so two processes finishing
     /// episodes with the same name cannot overwrite each other's file.
-    private func moveIntoPlace(_ partial: String, in folder: String, for item: DownloadItem) throws -> String {
+    private func moveIntoPlace(_ download: ActiveDownload) throws -> String {
+        let (partial, item) = (download.partialPath, download.item)
         var attempt = 1
         while true {
-            let path = folder + "/" + fileName(for: item, suffix: attempt == 1 ? "" : " (\(attempt))")
+            let path = attempt == 1 ? download.preferredPath : download.folder + "/" + fileName(for: item, suffix: " (\(attempt))")
             attempt += 1
             let owner = try store.downloadOwning(path: path)
             let mine = owner.map { $0.feed == item.feed && $0.identity == item.entry.identity } ?? false

@@ -69,7 +69,8 @@ extension DownloadBatch {
         record.owner = .current
         let partialPath = record.partialPath ?? ""
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
-        let path = folder(for: item) + "/" + fileName(for: item, suffix: "")
+        let folder = folder(for: item)
+        let path = folder + "/" + fileName(for: item, suffix: "")
         if let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
             try store.downloadOwning(path: path) == nil {
             record.state = .downloaded
@@ -81,7 +82,7 @@ extension DownloadBatch {
             settleEarly(index, item, .skipped, path: path, error: "already in the Episodes directory", report: report)
             return nil
         }
-        let download = ActiveDownload(id: index, item: item, record: record, partialPath: partialPath)
+        let download = ActiveDownload(id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path)
         active[index] = download
         guard let previous else { return download }
         download.record.adoptResumeData(of: previous)
