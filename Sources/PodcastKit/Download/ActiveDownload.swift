@@ -7,8 +7,9 @@ final class ActiveDownload {
     /// The record, kept current in memory and written at checkpoints and at the end.
     var record: DownloadRecord
     let partialPath: String
-    /// The podcast's folder in the Episodes directory, and the file's name there unless taken.
+    /// The podcast's folder in the Episodes directory.
     let folder: String
+    /// Where the finished file goes unless another episode's file is there.
     let preferredPath: String
     /// The current attempt's answer, once the server gave one.
     var response: TransferResponse?

@@ -82,8 +82,8 @@ extension DownloadBatch {
     }
 
     /// Gives `download`'s partial file the first of its preferred name, `name (2)`, `name (3)`, …
-    /// that is free (or this episode's own). The move never replaces an existing file, so two processes finishing
-    /// episodes with the same name cannot overwrite each other's file.
+    /// that is free (or this episode's own). The move never replaces an existing file, so two
+    /// processes finishing episodes with the same name cannot overwrite each other's file.
     private func moveIntoPlace(_ download: ActiveDownload) throws -> String {
         let (partial, item) = (download.partialPath, download.item)
         var attempt = 1

@@ -48,14 +48,8 @@ extension DownloadBatch {
     /// The record that claims `item`'s episode (state `queued`), or nil when it has no media file.
     private func claimableRecord(for item: DownloadItem) -> DownloadRecord? {
         guard let url = item.entry.enclosureURL else { return nil }
-        var record = DownloadRecord(
-            feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
-            url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
-        record.guid = item.entry.guid
-        record.enclosureLength = item.entry.enclosureLength
-        record.integrity = item.entry.integrity
+        var record = DownloadRecord(queuing: item, url: url)
         record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
-        record.state = .queued
         return record
     }
 

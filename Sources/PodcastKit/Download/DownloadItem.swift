@@ -19,9 +19,9 @@ public struct DownloadItem: Sendable, Equatable {
         }
     }
 
-    @usableFromInline let fields: Fields
-    // The accessors lend the boxed values rather than copy them, also from other modules:
+    // The accessors below lend the boxed values rather than copy them, also from other modules:
     // `item.entry.title` must not copy the whole entry.
+    @usableFromInline let fields: Fields
 
     /// The number shown in the listing; nil for an episode resumed from the progress buffer that
     /// the current listing does not show.
@@ -74,6 +74,18 @@ public struct DownloadItem: Sendable, Equatable {
                 DownloadItem(number: number, entry: $0, feed: feed, podcastTitle: podcast)
             }
         }
+    }
+}
+
+extension DownloadRecord {
+    /// A new record (state `queued`) of `item`'s episode, whose media file is at `url`.
+    init(queuing item: DownloadItem, url: String) {
+        self.init(
+            feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
+            url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
+        guid = item.entry.guid
+        enclosureLength = item.entry.enclosureLength
+        integrity = item.entry.integrity
     }
 }
 

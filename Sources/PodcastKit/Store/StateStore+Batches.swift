@@ -43,12 +43,7 @@ extension StateStore {
                 return nil
             }
         }
-        var record = DownloadRecord(
-            feed: item.feed, identity: item.entry.identity, podcastTitle: item.podcastTitle, title: item.entry.title,
-            url: url, mediaType: item.entry.enclosureType, published: item.entry.published)
-        record.guid = item.entry.guid
-        record.enclosureLength = item.entry.enclosureLength
-        record.integrity = item.entry.integrity
+        var record = DownloadRecord(queuing: item, url: url)
         if let existing {
             record.adoptResumeData(of: existing)
             record.partialPath = existing.partialPath

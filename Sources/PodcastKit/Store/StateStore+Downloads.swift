@@ -225,16 +225,17 @@ extension StateStore {
 
     /// Writes `record` over the stored one, and over any other naming the same path.
     func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
-        try run(Self.upsertDownloadSQL, with: record)
+        try execute(Self.upsertDownloadSQL, binding: record)
     }
 
     /// Adds `record`, known to be new: cheaper than `upsertDownload`, which must be ready to
     /// replace rows.
     private func insertDownload(_ record: DownloadRecord) throws(SQLiteError) {
-        try run(Self.insertDownloadSQL, with: record)
+        try execute(Self.insertDownloadSQL, binding: record)
     }
 
-    private func run(_ sql: String, with record: DownloadRecord) throws(SQLiteError) {
+    /// Runs `sql`, an INSERT of `downloadValues`, with `record`'s fields.
+    private func execute(_ sql: String, binding record: DownloadRecord) throws(SQLiteError) {
         // Bound by position, in the order of `downloadColumns` then updated_at: it runs for every
         // episode, and a name costs a lookup per bind.
         let statement = try prepared(sql)
