@@ -39,12 +39,19 @@ final class Transfer {
     /// the disk's writeback while the network reads.
     static let filledPiece: Int64 = 4 * 1024 * 1024
 
-    /// The receive buffer for a file of about `length` bytes: no bigger than the file (rounded up
-    /// to 16 KiB, libcurl's default), so many small files in flight do not cost 256 KiB each.
-    /// Lengths under 4 KiB are the placeholders feeds use (0, 1, 1024) and are not believed.
+    /// Room in the receive buffer for the response's headers, which arrive in the same reads as
+    /// the body: a buffer exactly the file's size left its last bytes for a second `recv` (and a
+    /// second trip through `poll`) on every small file.
+    private static let headerAllowance = 4 * 1024
+
+    /// The receive buffer for a file of about `length` bytes: no bigger than the whole response
+    /// (the file and its headers, rounded up to 16 KiB, libcurl's default), so many small files in
+    /// flight do not cost 256 KiB each. Lengths under 4 KiB are the placeholders feeds use (0, 1,
+    /// 1024) and are not believed.
     static func receiveBuffer(forLength length: Int64?) -> Int {
         guard let length, length >= 4096 else { return receiveBuffer }
-        let rounded = (Int(clamping: length) + 16 * 1024 - 1) / (16 * 1024) * (16 * 1024)
+        let response = Int(clamping: length) + headerAllowance
+        let rounded = (response + 16 * 1024 - 1) / (16 * 1024) * (16 * 1024)
         return min(receiveBuffer, rounded)
     }
 
