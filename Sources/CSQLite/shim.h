@@ -13,4 +13,11 @@ static inline int podcast_sqlite3_bind_blob_transient(sqlite3_stmt *statement, i
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+// sqlite3_config is variadic, which Swift cannot call. Memory statistics cost a global mutex on
+// every allocation and podcast never reads them; this must run before SQLite is first used
+// (it returns SQLITE_MISUSE, harmlessly, afterwards).
+static inline int podcast_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -9,8 +9,14 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
 
+    /// SQLite's process-wide settings, made once before the first handle is opened.
+    private static let configured: Void = {
+        _ = podcast_sqlite3_disable_memory_statistics()
+    }()
+
     /// Opens (and, when missing, creates) the database at `path` for reading and writing.
     init(path: String) throws(SQLiteError) {
+        Self.configured
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &opened, flags, nil)

@@ -103,7 +103,7 @@ extension StateStore {
 
     /// Writes `record` over the stored one.
     public func saveDownload(_ record: DownloadRecord) throws(StoreError) {
-        try write { () throws(SQLiteError) in try upsertDownload(record) }
+        try writeAtomically { () throws(SQLiteError) in try upsertDownload(record) }
     }
 
     /// Records that `record`'s episode is downloaded, its file at `record.path`: only what
@@ -112,7 +112,8 @@ extension StateStore {
     /// episode's record may name the path (`downloadOwning`, in the same transaction): that
     /// fails with a constraint error.
     public func saveDownloaded(_ record: DownloadRecord) throws(StoreError) {
-        try write { () throws(SQLiteError) in
+        // Atomic without a savepoint: the whole record is written only when the UPDATE changed nothing.
+        try writeAtomically { () throws(SQLiteError) in
             let statement = try prepared("""
                 UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,

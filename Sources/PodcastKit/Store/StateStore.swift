@@ -85,6 +85,14 @@ public final class StateStore {
         try storeTransaction(.write, body)
     }
 
+    /// Runs `body`, whose changes are all-or-nothing by themselves, in a write transaction, or
+    /// inside the open one without a savepoint of its own. For bodies of one statement (SQLite
+    /// undoes a failed statement's changes), or of statements where each earlier one changed
+    /// nothing: a batch recording thousands of episodes in one transaction pays for no savepoints.
+    func writeAtomically<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+        try storeTransaction(.atomicWrite, body)
+    }
+
     /// Runs `body` in a read transaction, so all of its statements see the same snapshot of the file.
     func read<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
         try storeTransaction(.read, body)
@@ -114,6 +122,8 @@ public final class StateStore {
     enum TransactionMode {
         /// `BEGIN IMMEDIATE`: takes the write lock at once.
         case write
+        /// Like `write`, but nested in an open transaction it takes no savepoint (see `writeAtomically`).
+        case atomicWrite
         /// `BEGIN`: the snapshot is fixed by the first read and held until the end.
         case read
     }
@@ -128,9 +138,10 @@ public final class StateStore {
         _ mode: TransactionMode, _ body: () throws(BodyError) -> T
     ) throws(TransactionFailure<BodyError>) -> T {
         // Nested calls (a domain call inside `transaction`) become savepoints of the outer
-        // transaction; a nested read needs none, as it changes nothing that could be rolled back.
+        // transaction; a nested read needs none, as it changes nothing that could be rolled back,
+        // nor does a nested atomic write, as it cannot fail halfway.
         let outermost = connection.isAutocommit
-        if !outermost && mode == .read {
+        if !outermost && mode != .write {
             do {
                 return try body()
             } catch {
@@ -139,7 +150,7 @@ public final class StateStore {
         }
         do {
             if outermost {
-                try control(mode == .write ? "BEGIN IMMEDIATE" : "BEGIN")
+                try control(mode == .read ? "BEGIN" : "BEGIN IMMEDIATE")
             } else {
                 try control("SAVEPOINT nested")
             }
