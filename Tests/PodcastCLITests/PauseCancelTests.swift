@@ -95,6 +95,39 @@ import Testing
         _ = guardian
     }
 
+    /// A large batch hands the engine only so many episodes at a time; the others wait, claimed
+    /// (status shows them queued), and must obey pause and cancel as well as the running ones.
+    @Test func pauseAndCancelReachEpisodesStillWaitingToStart() async throws {
+        let server = try LoopbackServer()
+        // Concurrency 1 keeps 1 + 64 episodes in flight: listing numbers 66 to 70 wait to start.
+        let episodes = BackgroundScenario.show(count: 70, size: 30_000, on: server)
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let download = try podcast.start(["download", "all", "--concurrency", "1", "--json"])
+        // Listing number 1 is the newest episode, the last one served; they start in that order.
+        let (running, waiting) = (episodes[69], episodes[0])
+        let status = try await BackgroundScenario.waitForStatus(podcast) { status in
+            (BackgroundScenario.downloads(status)[running.title]?["bytes"] as? Int ?? 0) >= 20_000
+        }
+        #expect((BackgroundScenario.downloads(status)[running.title]?["bytes"] as? Int ?? 0) >= 20_000)
+        #expect(BackgroundScenario.downloads(status)[waiting.title]?["state"] as? String == "queued")
+
+        let cancelled = try await podcast.run(["cancel", "70"])
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        #expect(cancelled.stderr.contains("cancelled \"\(waiting.title)\""), "\(cancelled.stderr)")
+        let paused = try await podcast.run(["pause"])
+        #expect(paused.status == 0, "\(paused.stderr)")
+
+        let result = await download.finish(within: .seconds(30))
+        #expect(result.status == 0, "\(result.stderr)")
+        let states = ResumeScenario.states(result.stdout)
+        #expect(states[waiting.title] == "skipped")
+        #expect(episodes.dropFirst().allSatisfy { states[$0.title] == "paused" }, "\(states)")
+        let after = BackgroundScenario.downloads(try await BackgroundScenario.status(podcast))
+        #expect(after[waiting.title] == nil)
+        #expect(episodes.dropFirst().allSatisfy { after[$0.title]?["state"] as? String == "paused" })
+        #expect(podcast.partialFiles().count == 1, "only the running episode had data")
+    }
+
     @Test func cancelAllDropsPausedDownloadsAndTheirPartialFiles() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 600_000, on: server)

@@ -48,18 +48,25 @@ enum ResumeScenario {
         var length: Int?
     }
 
-    /// Serves `/feed.xml` listing `episodes`, newest last in the array; episode i is published on
-    /// 2026-11-(10+i). The media routes are the caller's.
+    /// Serves `/feed.xml` listing `episodes`, newest last in the array; episode i is published
+    /// on 2026-11-10, i minutes after midnight. The media routes are the caller's.
     static func serveFeed(_ episodes: [Episode], on server: LoopbackServer) {
         let items = episodes.enumerated().map { index, episode in
             let length = episode.length.map { " length=\"\($0)\"" } ?? ""
             return """
                 <item><title>\(episode.title)</title><guid>g-\(index + 1)</guid>
-                <pubDate>Mon, \(10 + index) Nov 2026 08:00:00 GMT</pubDate>
+                <pubDate>\(publicationDate(index))</pubDate>
                 <enclosure url="\(episode.path)"\(length) type="audio/mpeg"/></item>
                 """
         }
         server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>\(podcastTitle)</title>\(items.joined())</channel></rss>".utf8)))
+    }
+
+    /// The RFC 822 date of the episode at `index`: a minute after the one before it, so the
+    /// listing (newest first) is the feed in reverse, for up to 1,440 episodes.
+    private static func publicationDate(_ index: Int) -> String {
+        let (hour, minute) = (index / 60, index % 60)
+        return "Tue, 10 Nov 2026 \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute):00 GMT"
     }
 
     /// A home for `podcast`, with fast retries (`retry-wait`) and any `extra` configuration lines,

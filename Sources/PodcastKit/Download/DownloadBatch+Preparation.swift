@@ -8,9 +8,18 @@ extension DownloadBatch {
     /// so the first transfers start at once instead of after thousands of claims.
     private static let firstClaims = 16
 
-    /// Claims the items in the progress buffer, settles those that need no transfer and starts
-    /// the others (each where its first attempt continues), a group at a time.
+    /// Episodes queued in the engine beyond those running: enough that the engine fills a
+    /// finished transfer's slot at once all through the longest stretch this thread is busy
+    /// elsewhere (finishing a group of small files), at about 1 KiB each.
+    private static let queuedInEngine = 64
+
+    /// How many episodes may be in flight at once: the running ones and the queued ones.
+    var activeWindow: Int { settings.concurrency + Self.queuedInEngine }
+
+    /// Claims the items in the progress buffer, settles those that need no transfer, and queues
+    /// the others to be started (`activate`), a group at a time; the first ones start at once.
     func prepare(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws {
+        self.items = items
         // Records are made a group at a time too: thousands made at once cost memory for no gain.
         var next = items.startIndex
         var groupSize = Self.firstClaims
@@ -29,19 +38,72 @@ extension DownloadBatch {
             groupSize = min(groupSize * 2, Self.claimsPerTransaction)
             guard !group.isEmpty else { continue }
             let claims = try store.claimDownloads(group.map(\.record), for: .current)
-            for ((index, record), claim) in zip(group, claims) {
-                let item = items[index]
+            for ((index, _), claim) in zip(group, claims) {
                 switch claim {
                 case .alreadyDownloaded(let path):
-                    settleEarly(index, item, .skipped, path: path, error: "already downloaded", report: report)
+                    settleEarly(index, items[index], .skipped, path: path, error: "already downloaded", report: report)
                 case .busy(let pid):
-                    settleEarly(index, item, .skipped, error: "being downloaded by process \(pid)", report: report)
+                    settleEarly(index, items[index], .skipped, error: "being downloaded by process \(pid)", report: report)
                 case .claimed(let previous):
-                    if let download = try claimed(index, item, record, previous: previous, report: report) {
-                        start(download, resume: download.plannedResume, after: nil)
-                    }
+                    waiting.append(index)
+                    if let previous { previousRecords[index] = previous }
                 }
             }
+            activate(inFlight: active.count, report: report)
+        }
+    }
+
+    /// Starts claimed episodes, oldest first, while fewer than `activeWindow` are in flight
+    /// (`inFlight`: running or queued in the engine, not waiting for a retry or to be finished).
+    /// Episodes become `ActiveDownload`s only here, so thousands of queued ones cost an index each.
+    func activate(inFlight: Int, report: (DownloadUpdate) -> Void) {
+        var inFlight = inFlight
+        while inFlight < activeWindow, let index = nextWaiting() {
+            if let download = activeDownload(index, report: report) {
+                start(download, resume: download.plannedResume, after: nil)
+                inFlight += 1
+            }
+        }
+    }
+
+    /// The next claimed episode waiting to start, taken off the queue (an index moves, not the
+    /// queue: thousands of episodes must not cost a copy each).
+    private func nextWaiting() -> Int? {
+        guard firstWaiting < waiting.count else { return nil }
+        let index = waiting[firstWaiting]
+        firstWaiting += 1
+        if firstWaiting == waiting.count {
+            waiting.removeAll()
+            firstWaiting = 0
+        }
+        return index
+    }
+
+    /// Takes the claimed episode `index` off the queue; false when it is not waiting there.
+    func takeWaiting(_ index: Int) -> Bool {
+        guard let position = waiting[firstWaiting...].firstIndex(of: index) else { return false }
+        waiting.remove(at: position)
+        return true
+    }
+
+    /// Every claimed episode still waiting to start, taken off the queue.
+    func takeAllWaiting() -> [Int] {
+        let indexes = Array(waiting[firstWaiting...])
+        waiting.removeAll()
+        firstWaiting = 0
+        return indexes
+    }
+
+    /// The claimed episode `index` made active: nil when its file is recognized in place or its
+    /// record cannot be read (it is settled then).
+    func activeDownload(_ index: Int, report: (DownloadUpdate) -> Void) -> ActiveDownload? {
+        let item = items[index]
+        guard let record = claimableRecord(for: item) else { return nil }
+        do {
+            return try claimed(index, item, record, previous: previousRecords.removeValue(forKey: index), report: report)
+        } catch {
+            settleEarly(index, item, .failed, error: "\(error)", report: report)
+            return nil
         }
     }
 

@@ -12,18 +12,23 @@ extension DownloadBatch {
 
     /// Once a second (called with each progress snapshot), takes the requests that `podcast pause`
     /// and `podcast cancel` addressed to this process and cancels the transfers they name; each
-    /// comes back as a failed transfer, which `honourStopRequest` ends as asked.
-    func pollStopRequests() {
+    /// comes back as a failed transfer, which `honourStopRequest` ends as asked. An episode still
+    /// waiting to start is ended as asked at once.
+    func pollStopRequests(report: (DownloadUpdate) -> Void) {
         let now = ContinuousClock.now
         guard now - stopRequests.lastPoll >= Self.stopRequestPollInterval else { return }
         stopRequests.lastPoll = now
         // A request that cannot be read now is read at the next poll.
         guard let requests = try? store.takeStopRequests(for: .current) else { return }
         for request in requests {
-            guard let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity })
-            else { continue }
-            stopRequests.taken[download.id] = request.request
-            engine?.cancel(download.id)
+            if let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity }) {
+                stopRequests.taken[download.id] = request.request
+                engine?.cancel(download.id)
+            } else if let index = waiting[firstWaiting...].first(where: {
+                items[$0].feed == request.feed && items[$0].entry.identity == request.identity
+            }), takeWaiting(index), let download = activeDownload(index, report: report) {
+                carryOut(request.request, on: download, bytes: download.plannedResume?.offset ?? 0, report: report)
+            }
         }
     }
 
@@ -32,16 +37,21 @@ extension DownloadBatch {
     /// did not fail). Returns false when nothing was asked of it.
     func honourStopRequest(_ download: ActiveDownload, _ failure: FailedTransfer, report: (DownloadUpdate) -> Void) -> Bool {
         guard let request = stopRequests.taken.removeValue(forKey: download.id) else { return false }
+        // A transfer cancelled while it waited reports 0 bytes; the file still holds what it had.
+        carryOut(request, on: download, bytes: max(failure.bytes, download.record.bytes), report: report)
+        return true
+    }
+
+    /// Pauses `download` (its partial file holding `bytes`) or cancels it, as `request` asks.
+    private func carryOut(_ request: StopRequest, on download: ActiveDownload, bytes: Int64, report: (DownloadUpdate) -> Void) {
         switch request {
         case .pause:
-            // A transfer cancelled while it waited reports 0 bytes; the file still holds what it had.
-            pause(download, bytes: max(failure.bytes, download.record.bytes), because: "paused", report: report)
+            pause(download, bytes: bytes, because: "paused", report: report)
         case .cancel:
             unlink(download.partialPath)
             // A record left behind has no partial file any more: a later resume starts it over.
             try? store.deleteDownload(feed: download.record.feed, identity: download.record.identity)
             settle(download, DownloadResult(item: download.item, state: .skipped, path: nil, bytes: download.received, error: "cancelled"), report: report)
         }
-        return true
     }
 }

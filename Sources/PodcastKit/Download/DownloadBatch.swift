@@ -11,15 +11,24 @@ import Glibc
 public final class DownloadBatch {
     let store: StateStore
     let episodesDirectory: String
-    private let settings: TransferEngine.Settings
+    let settings: TransferEngine.Settings
     private let policy: RetryPolicy
     private let queue = EventQueue<BatchEvent>()
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     var madeFolders: Set<String> = []
 
     var engine: TransferEngine?
-    /// The episodes being fetched, by request id (the item's index).
+    /// The batch's episodes; request ids are indexes into it.
+    var items: [DownloadItem] = []
+    /// Claimed episodes not yet started, oldest first, from `firstWaiting` on (see `activate`).
+    var waiting: [Int] = []
+    var firstWaiting = 0
+    /// What the progress buffer held for a waiting episode before it was claimed, if anything.
+    var previousRecords: [Int: DownloadRecord] = [:]
+    /// The episodes being fetched, by request id.
     var active: [Int: ActiveDownload] = [:]
+    /// Active episodes whose next attempt waits for a retry's back-off.
+    var delayed: Set<Int> = []
     var results: [Int: DownloadResult] = [:]
     private(set) var stop: BatchOutcome.Stop?
     /// Hosts that asked (Retry-After) not to be asked again before an instant.
@@ -60,12 +69,19 @@ public final class DownloadBatch {
         // Completed transfers are finished in groups (one transaction each), not one by one.
         var completed: [CompletedTransfer] = []
         var finishBy: ContinuousClock.Instant?
-        while !active.isEmpty {
+        while true {
+            if let stop {
+                pauseWaiting(because: stop.reason, report: report)
+            } else {
+                activate(inFlight: active.count - completed.count - delayed.count, report: report)
+            }
+            if active.isEmpty { break }
             for event in queue.drain(until: finishBy) {
                 switch event {
                 case .interrupt:
                     halt(.interrupted)
                 case .transfer(.started(let id)):
+                    delayed.remove(id)
                     guard let download = active[id] else { continue }
                     download.record.state = .downloading
                     report(.started(download.item))
@@ -85,7 +101,7 @@ public final class DownloadBatch {
                     }
                 case .transfer(.progress(let snapshot)):
                     checkpoint(snapshot)
-                    pollStopRequests()
+                    pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
                     if let download = active[id] { startWriteback(download, upTo: bytes) }
@@ -119,6 +135,7 @@ public final class DownloadBatch {
         download.response = nil
         download.attemptResumed = resume != nil
         let notBefore = wait.map { ContinuousClock.now + $0 }
+        if notBefore == nil { delayed.remove(download.id) } else { delayed.insert(download.id) }
         engine.start(TransferRequest(
             id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength))
@@ -194,6 +211,20 @@ public final class DownloadBatch {
         settle(download, DownloadResult(item: download.item, state: .paused, path: nil, bytes: download.received, error: reason), report: report)
     }
 
+    /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
+    /// partial file stays theirs, with its resume data.
+    private func pauseWaiting(because reason: String, report: (DownloadUpdate) -> Void) {
+        let indexes = takeAllWaiting()
+        guard !indexes.isEmpty else { return }
+        // One transaction for them all; each record is still written whole, or not at all.
+        try? store.transaction {
+            for index in indexes {
+                guard let download = activeDownload(index, report: report) else { continue }
+                pause(download, bytes: download.plannedResume?.offset ?? 0, because: reason, report: report)
+            }
+        }
+    }
+
     /// Makes the first `bytes` of the partial file durable and says so in `record`.
     func sync(_ download: ActiveDownload, bytes: Int64, into record: inout DownloadRecord) {
         record.bytes = bytes
@@ -205,6 +236,7 @@ public final class DownloadBatch {
     /// Records `result` as the episode's end.
     func settle(_ download: ActiveDownload, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
         active[download.id] = nil
+        delayed.remove(download.id)
         results[download.id] = result
         report(.finished(result))
     }
