@@ -4,6 +4,7 @@ import PodcastKit
 /// `podcast cancel <selection>|all`: stop downloads and drop them with their partial data.
 struct Cancel: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cancel",
         abstract: "Cancel downloads: stop them and delete their partial data.",
         discussion: """
             <selection> is any mix of 3, 1-5 and 2,4,9 over the numbers of the last listing, like \

@@ -5,6 +5,7 @@ import PodcastKit
 /// `podcast download <selection>...`: fetch episodes of the last listing, several at once.
 struct Download: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "download",
         abstract: "Download episodes (or music previews) of the last listing.",
         discussion: """
             <selection> is any mix of 3, 1-5, 2,4,9 and all, over the numbers of the last \

@@ -5,6 +5,7 @@ import PodcastKit
 /// `podcast episodes <feed>`: fetch, parse and list a feed's episodes, newest first.
 struct Episodes: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "episodes",
         abstract: "List a podcast's episodes, newest first.",
         discussion: """
             <feed> is an http(s) URL, a file, a number from the last search, or itunes:<id>. The \

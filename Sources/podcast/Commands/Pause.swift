@@ -4,6 +4,7 @@ import PodcastKit
 /// `podcast pause`: stop every queued or running download, wherever it runs, keeping its resume data.
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pause",
         abstract: "Pause every queued or running download, keeping its resume data.",
         discussion: """
             Works on the background worker's downloads and on a podcast download running in \

@@ -4,6 +4,7 @@ import PodcastKit
 /// `podcast resume`: continue every unfinished download from its resume data.
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resume",
         abstract: "Continue every unfinished download (interrupted, paused, or failed and worth retrying).",
         discussion: """
             Only the missing bytes are fetched when the server still has the same file (checked \

@@ -6,6 +6,7 @@ extension SearchMedia: ExpressibleByArgument {}
 /// `podcast search <term>...`: find podcasts (or songs) in the iTunes catalogue.
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",
         discussion: """
             The results are numbered; `podcast episodes N` lists the episodes of result N until the

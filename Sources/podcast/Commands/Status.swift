@@ -8,6 +8,7 @@ import Synchronization
 /// worker's or a foreground one's) write it.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show queued, running, paused, failed and recently finished downloads, and the background worker.",
         discussion: """
             Bytes, size, speed and time left come from the progress the downloading process records \

@@ -14,6 +14,7 @@ import Synchronization
 /// can take the lock again, else exits. SIGTERM pauses the running downloads and ends it.
 struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "worker",
         abstract: "Run the queued background downloads (started by download --background).",
         shouldDisplay: false)
 
