@@ -74,7 +74,7 @@ public struct RetryPolicy: Sendable {
                 guard !history.askedOriginalURL else { return .fail(final: true) }
                 history.askedOriginalURL = true
                 return .askOriginalURL
-            case .connectionLost, .timedOut where failure.received > 0:
+            case .connectionLost where failure.received > 0, .timedOut where failure.received > 0:
                 return .resumeNow
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):
                 return .fail(final: true)
