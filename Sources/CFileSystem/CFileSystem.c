@@ -1,8 +1,10 @@
 // Glibc declares sync_file_range and renameat2 only under _GNU_SOURCE, which Swift's Glibc
-// module does not define.
+// module does not define; nor does that module export statfs.
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
+#include <sys/vfs.h>
 #include "CFileSystem.h"
 
 int podcast_start_writeback(int fd, int64_t offset, int64_t length) {
@@ -11,4 +13,10 @@ int podcast_start_writeback(int fd, int64_t offset, int64_t length) {
 
 int podcast_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int podcast_file_system_in_memory(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return 0;
+    return info.f_type == TMPFS_MAGIC || info.f_type == RAMFS_MAGIC;
 }

@@ -13,6 +13,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/" + name))
     }
 
+    /// Downloads skip their syncs on a file system in memory; anywhere else they must sync.
+    @Test func fileSystemsInMemoryAreTold() throws {
+        let mounts = try String(contentsOfFile: "/proc/mounts", encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ") }
+        let shmType = mounts.first { $0.count > 2 && $0[1] == "/dev/shm" }.map { String($0[2]) }
+        if let shmType {
+            #expect(FileIO.isInMemory("/dev/shm") == (shmType == "tmpfs" || shmType == "ramfs"))
+        }
+        #expect(!FileIO.isInMemory("/proc"))
+        #expect(!FileIO.isInMemory("/no/such/directory"))
+    }
+
     @Test func atomicWriterReplacesOnlyOnCommit() throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "fileio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -12,4 +12,8 @@ int podcast_start_writeback(int fd, int64_t offset, int64_t length);
 /// system or kernel cannot do it.
 int podcast_rename_noreplace(const char *from, const char *to);
 
+/// 1 when the file system holding `path` keeps its data in memory only (tmpfs, ramfs), 0 when
+/// it does not or cannot be told (statfs failed).
+int podcast_file_system_in_memory(const char *path);
+
 #endif

@@ -2,8 +2,9 @@ import Glibc
 
 extension DownloadBatch {
     /// Moves completed transfers to their final names, together: each file's data is synced, then
-    /// one transaction places every file and records it, then each folder is synced once. A crash
-    /// between placing and recording leaves a file that the next run recognizes in place.
+    /// one transaction places every file and records it, then each folder is synced once (no syncs
+    /// on a file system in memory). A crash between placing and recording leaves a file that the
+    /// next run recognizes in place.
     func finish(_ completed: [CompletedTransfer], report: (DownloadUpdate) -> Void) {
         guard !completed.isEmpty else { return }
         var placing: [(download: ActiveDownload, done: CompletedTransfer)] = []
@@ -12,7 +13,7 @@ extension DownloadBatch {
             download.received += done.received
             do {
                 guard try matchesPublishedDigest(download, report: report) else { continue }
-                try FileIO.syncData(download.partialPath)
+                if syncsToDisk { try FileIO.syncData(download.partialPath) }
                 if madeFolders.insert(download.folder).inserted { try FileIO.makeDirectory(download.folder, mode: 0o755) }
                 placing.append((download, done))
             } catch {
@@ -36,8 +37,10 @@ extension DownloadBatch {
                 fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
             }
         }
-        for folder in Set(placed.map(\.download.folder)) {
-            try? FileIO.syncData(folder)
+        if syncsToDisk {
+            for folder in Set(placed.map(\.download.folder)) {
+                try? FileIO.syncData(folder)
+            }
         }
         for (download, path) in placed {
             if let declared = download.item.entry.enclosureLength, declared > 1, declared != download.record.bytes {

@@ -16,6 +16,8 @@ public final class DownloadBatch {
     private let queue = EventQueue<BatchEvent>()
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     var madeFolders: Set<String> = []
+    /// False when the Episodes directory is on a file system in memory, where syncs are no-ops.
+    private(set) var syncsToDisk = true
 
     var engine: TransferEngine?
     /// The batch's episodes; request ids are indexes into it.
@@ -59,6 +61,7 @@ public final class DownloadBatch {
     /// Downloads `items`, telling `report` what happens; returns one result per item, in order.
     public func run(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> BatchOutcome {
         try FileIO.makeDirectory(partialDirectory, mode: 0o755)
+        syncsToDisk = !FileIO.isInMemory(partialDirectory)
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         self.engine = engine
@@ -228,7 +231,7 @@ public final class DownloadBatch {
     /// Makes the first `bytes` of the partial file durable and says so in `record`.
     func sync(_ download: ActiveDownload, bytes: Int64, into record: inout DownloadRecord) {
         record.bytes = bytes
-        guard bytes > 0, (try? FileIO.syncData(download.partialPath)) != nil else { return }
+        guard bytes > 0, !syncsToDisk || (try? FileIO.syncData(download.partialPath)) != nil else { return }
         record.durableBytes = bytes
         record.dataBoot = ProcessOwner.currentBoot
     }

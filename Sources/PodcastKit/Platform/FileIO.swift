@@ -23,6 +23,12 @@ public enum FileIO {
         }
     }
 
+    /// Whether the file system holding `path` keeps its data in memory only (tmpfs, ramfs): there
+    /// is no disk to flush to, so syncing a file there is a no-op not worth its system calls.
+    public static func isInMemory(_ path: String) -> Bool {
+        podcast_file_system_in_memory(path) == 1
+    }
+
     /// Flushes the data of the file (or directory) at `path` to disk.
     public static func syncData(_ path: String) throws(SystemError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
