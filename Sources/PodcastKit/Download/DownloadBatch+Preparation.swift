@@ -79,11 +79,10 @@ extension DownloadBatch {
         return index
     }
 
-    /// Takes the claimed episode `index` off the queue; false when it is not waiting there.
-    func takeWaiting(_ index: Int) -> Bool {
-        guard let position = waiting[firstWaiting...].firstIndex(of: index) else { return false }
-        waiting.remove(at: position)
-        return true
+    /// Takes the first waiting episode whose item `matches` off the queue; nil when none does.
+    func takeWaiting(where matches: (DownloadItem) -> Bool) -> Int? {
+        guard let position = waiting[firstWaiting...].firstIndex(where: { matches(items[$0]) }) else { return nil }
+        return waiting.remove(at: position)
     }
 
     /// Every claimed episode still waiting to start, taken off the queue.

@@ -24,9 +24,8 @@ extension DownloadBatch {
             if let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity }) {
                 stopRequests.taken[download.id] = request.request
                 engine?.cancel(download.id)
-            } else if let index = waiting[firstWaiting...].first(where: {
-                items[$0].feed == request.feed && items[$0].entry.identity == request.identity
-            }), takeWaiting(index), let download = activeDownload(index, report: report) {
+            } else if let index = takeWaiting(where: { $0.feed == request.feed && $0.entry.identity == request.identity }),
+                let download = activeDownload(index, report: report) {
                 carryOut(request.request, on: download, bytes: download.plannedResume?.offset ?? 0, report: report)
             }
         }
