@@ -68,11 +68,14 @@ public struct DownloadItem: Sendable, Equatable {
         case .feed(_, let title): title
         case .previews: "Previews"
         }
-        let byNumber = Dictionary(listing.items.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        let entries = listing.items
+        // Stored listings hold items 1...n in order, so number n is at n - 1; a table by number
+        // is built only for one that does not.
+        let inOrder = entries.indices.allSatisfy { entries[$0].number == $0 + 1 }
+        let byNumber = inOrder ? [:] : Dictionary(entries.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         return numbers.compactMap { number in
-            byNumber[number].map {
-                DownloadItem(number: number, entry: $0, feed: feed, podcastTitle: podcast)
-            }
+            let entry = inOrder ? (entries.indices.contains(number - 1) ? entries[number - 1] : nil) : byNumber[number]
+            return entry.map { DownloadItem(number: number, entry: $0, feed: feed, podcastTitle: podcast) }
         }
     }
 }

@@ -68,8 +68,9 @@ extension StateStore {
 
             let items = try connection.prepare("""
                 SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid, integrity
-                FROM listing_items ORDER BY number
+                FROM listing_items ORDER BY listing, number
                 """)
+            // In the primary key's order: by number alone, SQLite sorted every item first.
             let listed = try items.rows { row throws(SQLiteError) in
                 ListingItem(
                     number: try row.int(at: 0),
