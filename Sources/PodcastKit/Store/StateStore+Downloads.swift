@@ -70,6 +70,17 @@ extension StateStore {
             var claims: [Claim] = []
             claims.reserveCapacity(records.count)
             for record in records {
+                var claimed = record
+                claimed.state = .queued
+                claimed.owner = owner
+                claimed.path = nil
+                claimed.error = nil
+                // Most episodes are new: adding the record first costs one statement, where looking
+                // for it first cost two.
+                if try insertDownloadIfNew(claimed) {
+                    claims.append(.claimed(previous: nil))
+                    continue
+                }
                 let existing = try selectDownload(feed: record.feed, identity: record.identity)
                 if let existing {
                     if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
@@ -80,21 +91,10 @@ extension StateStore {
                         claims.append(.busy(pid: other.pid))
                         continue
                     }
-                }
-                var claimed = record
-                claimed.state = .queued
-                claimed.owner = owner
-                claimed.path = nil
-                claimed.error = nil
-                if let existing {
                     // The resume data of the earlier attempt stays until this one replaces it.
                     claimed.adoptResumeData(of: existing)
                 }
-                if existing == nil {
-                    try insertDownload(claimed)
-                } else {
-                    try upsertDownload(claimed)
-                }
+                try upsertDownload(claimed)
                 claims.append(.claimed(previous: existing))
             }
             return claims
@@ -222,17 +222,18 @@ extension StateStore {
             ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
         """
     private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
-    private static let insertDownloadSQL = "INSERT INTO downloads " + downloadValues
+    private static let insertNewDownloadSQL = "INSERT INTO downloads " + downloadValues + " ON CONFLICT (feed, identity) DO NOTHING"
 
     /// Writes `record` over the stored one, and over any other naming the same path.
     func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
         try execute(Self.upsertDownloadSQL, binding: record)
     }
 
-    /// Adds `record`, known to be new: cheaper than `upsertDownload`, which must be ready to
-    /// replace rows.
-    private func insertDownload(_ record: DownloadRecord) throws(SQLiteError) {
-        try execute(Self.insertDownloadSQL, binding: record)
+    /// Adds `record` unless its episode has a record already; true when it was added. Cheaper than
+    /// `upsertDownload`, which must be ready to replace rows.
+    private func insertDownloadIfNew(_ record: DownloadRecord) throws(SQLiteError) -> Bool {
+        try execute(Self.insertNewDownloadSQL, binding: record)
+        return connection.changes == 1
     }
 
     /// Runs `sql`, an INSERT of `downloadValues`, with `record`'s fields.
