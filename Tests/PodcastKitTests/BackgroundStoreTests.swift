@@ -31,7 +31,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
         let finished = directory.path("done.mp3")
-        FileManager.default.createFile(atPath: finished, contents: Data([1, 2, 3]))
+        #expect(FileManager.default.createFile(atPath: finished, contents: Data([1, 2, 3])))
         var done = DownloadRecord(feed: Self.item(1).feed, identity: "ep-1", podcastTitle: "Show", title: "Episode 1", url: "http://x/1", mediaType: nil, published: nil)
         done.state = .downloaded
         done.path = finished
