@@ -88,6 +88,18 @@ import Testing
         }
     }
 
+    @Test func aFileInMemoryIsNotAnnouncedForWriteback() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let size = 2 * Int(Transfer.filledPiece) + 123_456
+        let body = Self.body(6, size: size)
+        let server = try LoopbackServer(routes: ["/big.mp3": .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])])
+        let request = TransferRequest(id: 1, url: server.url("/big.mp3"), partialPath: directory.path("big.part"), writesBack: false)
+        let events = try await run([request])
+        #expect(completed(events)[1]?.bytes == Int64(size))
+        #expect(try Data(contentsOf: URL(filePath: directory.path("big.part"))) == body)
+        #expect(!events.contains { if case .filled = $0 { true } else { false } }, "no disk, no writeback to start")
+    }
+
     @Test func failuresAreReportedPerFileWhileTheOthersSucceed() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let audio = Self.body(1, size: 50_000)

@@ -141,7 +141,7 @@ public final class DownloadBatch {
         if notBefore == nil { delayed.remove(download.id) } else { delayed.insert(download.id) }
         engine.start(TransferRequest(
             id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume,
-            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength))
+            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk))
     }
 
     /// Decides what follows a failed attempt.

@@ -109,7 +109,7 @@ final class Transfer {
     /// for a finished file, so its `fdatasync` before the rename finds them written or on the way
     /// (a small file's are all of it). A hint: a failure changes nothing.
     func startWritebackOfRest() {
-        guard written > unannounced else { return }
+        guard request.writesBack, written > unannounced else { return }
         _ = podcast_start_writeback(descriptor, unannounced, written - unannounced)
         unannounced = written
     }
@@ -206,7 +206,7 @@ final class Transfer {
         }
         transfer.written += Int64(length)
         transfer.received += Int64(length)
-        if transfer.written - transfer.unannounced >= filledPiece {
+        if transfer.request.writesBack && transfer.written - transfer.unannounced >= filledPiece {
             transfer.unannounced = transfer.written
             transfer.outbox.post(.filled(id: transfer.request.id, bytes: transfer.written))
         }

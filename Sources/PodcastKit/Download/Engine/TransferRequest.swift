@@ -14,11 +14,14 @@ public struct TransferRequest: Sendable, Equatable {
     public var notBefore: ContinuousClock.Instant?
     /// The size the feed announces, if any: a small file gets a small receive buffer.
     public var expectedLength: Int64?
+    /// False when the partial file is on a file system in memory: there is no disk to hand its
+    /// bytes to as they arrive (`.filled`, and the writeback hint at the end).
+    public var writesBack: Bool
 
     /// Creates a request.
     public init(
         id: Int, url: String, partialPath: String, expectsMedia: Bool = true, resume: ResumePoint? = nil,
-        notBefore: ContinuousClock.Instant? = nil, expectedLength: Int64? = nil
+        notBefore: ContinuousClock.Instant? = nil, expectedLength: Int64? = nil, writesBack: Bool = true
     ) {
         self.id = id
         self.url = url
@@ -27,6 +30,7 @@ public struct TransferRequest: Sendable, Equatable {
         self.resume = resume
         self.notBefore = notBefore
         self.expectedLength = expectedLength
+        self.writesBack = writesBack
     }
 }
 
