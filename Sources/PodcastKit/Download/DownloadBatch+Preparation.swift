@@ -6,7 +6,7 @@ extension DownloadBatch {
     private static let claimsPerTransaction = 256
     /// The first transaction claims this many, and each next one twice as many up to the most,
     /// so the first transfers start at once instead of after thousands of claims.
-    private static let firstClaims = 16
+    static let firstClaims = 16
 
     /// Episodes queued in the engine beyond those running: enough that the engine fills a
     /// finished transfer's slot at once all through the longest stretch this thread is busy
@@ -16,40 +16,38 @@ extension DownloadBatch {
     /// How many episodes may be in flight at once: the running ones and the queued ones.
     var activeWindow: Int { settings.concurrency + Self.queuedInEngine }
 
-    /// Claims the items in the progress buffer, settles those that need no transfer, and queues
-    /// the others to be started (`activate`), a group at a time; the first ones start at once.
-    func prepare(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws {
-        self.items = items
-        // Records are made a group at a time too: thousands made at once cost memory for no gain.
-        var next = items.startIndex
-        var groupSize = Self.firstClaims
-        while next < items.endIndex {
-            var group: [(index: Int, record: DownloadRecord)] = []
-            group.reserveCapacity(groupSize)
-            while next < items.endIndex && group.count < groupSize {
-                let index = next
-                next += 1
-                guard let record = claimableRecord(for: items[index]) else {
-                    settleEarly(index, items[index], .failed, error: "the feed gives no media file for this episode", report: report)
-                    continue
-                }
-                group.append((index, record))
+    /// True while some items are not claimed yet.
+    var hasUnclaimed: Bool { nextToClaim < items.endIndex }
+
+    /// Claims the next group of items in the progress buffer (one transaction), settles those that
+    /// need no transfer and queues the others to be started (`activate`). Groups start small and
+    /// double, so the first transfers start at once instead of after thousands of claims; the run
+    /// loop handles the engine's events between groups, so the engine never waits for them.
+    func claimNextGroup(report: (DownloadUpdate) -> Void) throws {
+        var group: [(index: Int, record: DownloadRecord)] = []
+        group.reserveCapacity(claimGroupSize)
+        while hasUnclaimed && group.count < claimGroupSize {
+            let index = nextToClaim
+            nextToClaim += 1
+            guard let record = claimableRecord(for: items[index]) else {
+                settleEarly(index, items[index], .failed, error: "the feed gives no media file for this episode", report: report)
+                continue
             }
-            groupSize = min(groupSize * 2, Self.claimsPerTransaction)
-            guard !group.isEmpty else { continue }
-            let claims = try store.claimDownloads(group.map(\.record), for: .current)
-            for ((index, _), claim) in zip(group, claims) {
-                switch claim {
-                case .alreadyDownloaded(let path):
-                    settleEarly(index, items[index], .skipped, path: path, error: "already downloaded", report: report)
-                case .busy(let pid):
-                    settleEarly(index, items[index], .skipped, error: "being downloaded by process \(pid)", report: report)
-                case .claimed(let previous):
-                    waiting.append(index)
-                    if let previous { previousRecords[index] = previous }
-                }
+            group.append((index, record))
+        }
+        claimGroupSize = min(claimGroupSize * 2, Self.claimsPerTransaction)
+        guard !group.isEmpty else { return }
+        let claims = try store.claimDownloads(group.map(\.record), for: .current)
+        for ((index, _), claim) in zip(group, claims) {
+            switch claim {
+            case .alreadyDownloaded(let path):
+                settleEarly(index, items[index], .skipped, path: path, error: "already downloaded", report: report)
+            case .busy(let pid):
+                settleEarly(index, items[index], .skipped, error: "being downloaded by process \(pid)", report: report)
+            case .claimed(let previous):
+                waiting.append(index)
+                if let previous { previousRecords[index] = previous }
             }
-            activate(inFlight: active.count, report: report)
         }
     }
 
@@ -126,7 +124,7 @@ extension DownloadBatch {
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
         let folder = folder(for: item)
         let path = folder + "/" + fileName(for: item, suffix: "")
-        if let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
+        if folderExisted(folder), let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
             try store.downloadOwning(path: path) == nil {
             record.state = .downloaded
             record.path = path
@@ -150,6 +148,16 @@ extension DownloadBatch {
         }
         if let why { report(.warning(item, "started over: \(why)")) }
         return download
+    }
+
+    /// True when `folder` existed the first time the batch looked: only then can it hold finished
+    /// files the store does not know. One look per folder, not a look per episode for a file that
+    /// cannot be there.
+    private func folderExisted(_ folder: String) -> Bool {
+        if let known = foldersFound[folder] { return known }
+        let exists = access(folder, F_OK) == 0
+        foldersFound[folder] = exists
+        return exists
     }
 
     /// Where the partial file of an earlier run can be continued, or why it cannot (nil reason:

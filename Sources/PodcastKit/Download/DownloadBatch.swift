@@ -16,12 +16,18 @@ public final class DownloadBatch {
     private let queue = EventQueue<BatchEvent>()
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     var madeFolders: Set<String> = []
+    /// Whether each podcast folder existed when the batch first looked (see `folderExisted`).
+    var foldersFound: [String: Bool] = [:]
     /// False when the Episodes directory is on a file system in memory, where syncs are no-ops.
     private(set) var syncsToDisk = true
 
     var engine: TransferEngine?
     /// The batch's episodes; request ids are indexes into it.
     var items: [DownloadItem] = []
+    /// Items from this index on are not claimed yet (see `claimNextGroup`).
+    var nextToClaim = 0
+    /// How many items the next claim takes.
+    var claimGroupSize = firstClaims
     /// Claimed episodes not yet started, oldest first, from `firstWaiting` on (see `activate`).
     var waiting: [Int] = []
     var firstWaiting = 0
@@ -67,19 +73,23 @@ public final class DownloadBatch {
         self.engine = engine
         defer { engine.shutdown() }
 
-        try prepare(items, report: report)
+        self.items = items
 
         // Completed transfers are finished in groups (one transaction each), not one by one.
         var completed: [CompletedTransfer] = []
         var finishBy: ContinuousClock.Instant?
         while true {
             if let stop {
+                // Every episode asked for is claimed, so the ones that never started are paused too.
+                while hasUnclaimed { try claimNextGroup(report: report) }
                 pauseWaiting(because: stop.reason, report: report)
             } else {
+                if hasUnclaimed { try claimNextGroup(report: report) }
                 activate(inFlight: active.count - completed.count - delayed.count, report: report)
             }
-            if active.isEmpty { break }
-            for event in queue.drain(until: finishBy) {
+            if active.isEmpty && !hasUnclaimed { break }
+            // While items wait to be claimed, events are taken without waiting for them.
+            for event in queue.drain(until: hasUnclaimed ? .now : finishBy) {
                 switch event {
                 case .interrupt:
                     halt(.interrupted)
