@@ -30,6 +30,21 @@ import Testing
         }
     }
 
+    @Test func selectedNumbersNameTheirItemsInTheOrderAsked() {
+        func listing(_ numbers: [Int]) -> Listing {
+            Listing(source: .feed(url: "http://example.com/feed", title: "Show"),
+                    items: numbers.map { ListingItem(number: $0, identity: "ep-\($0)", title: "Episode \($0)") })
+        }
+        // Numbered 1...n in order, as stored; and a listing that is not (found by number, not position).
+        for numbered in [listing([1, 2, 3, 4]), listing([4, 2, 3, 1]), listing([1, 2, 7, 8])] {
+            let items = DownloadItem.items([3, 1, 8], of: numbered)
+            let expected = [3, 1, 8].filter { number in numbered.items.contains { $0.number == number } }
+            #expect(items.map(\.number) == expected)
+            #expect(items.map(\.entry.identity) == expected.map { "ep-\($0)" })
+            #expect(items.allSatisfy { $0.podcastTitle == "Show" })
+        }
+    }
+
     @Test func allOfAnEmptyListingIsBadUsage() {
         #expect(throws: UsageError("the last listing is empty; run podcast episodes <feed> first")) {
             try Selection(["all"]).numbers(inListingOf: 0)
