@@ -9,7 +9,8 @@ import Glibc
 /// Blocks the calling thread until every episode has ended; checkpoints, finishing files and
 /// database writes happen on that thread, never on the engine's.
 public final class DownloadBatch {
-    let store: StateStore
+    /// The progress buffer the batch records its episodes in.
+    public let store: StateStore
     let episodesDirectory: String
     let settings: TransferEngine.Settings
     private let policy: RetryPolicy

@@ -14,7 +14,7 @@ enum DownloadSession {
             outcome = try batch.run(items) { display.show($0) }
         }
         // Episodes of a background batch finished here (a resume after the worker died) complete it.
-        if let store = try? context.openStore() { BatchCompletion.settle(store: store, context: context) }
+        BatchCompletion.settle(store: batch.store, context: context)
 
         let rendering = DownloadRendering(results: outcome.results, elapsed: ContinuousClock.now - started)
         if output.json {
