@@ -3,7 +3,8 @@
 # Runs apt-get only for what is missing; uses sudo only when not root.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config nginx-light curl time aria2)
+# sqlite3 (the shell): tests that edit or break a store the way a foreign writer would.
+packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev sqlite3 pkg-config nginx-light curl time aria2)
 
 missing=()
 for package in "${packages[@]}"; do

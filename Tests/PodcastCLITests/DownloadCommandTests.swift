@@ -85,6 +85,30 @@ import Testing
         #expect(server.requestCount(path: "/media/kept.mp3") == 1)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell breaks the store"))
+    func episodesTheStoreCannotRecordFailWithTheReasonAndNothingIsFetched() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "One", path: "/media/one.mp3", body: Self.audio(3)), (title: "Two", path: "/media/two.mp3", body: Self.audio(4))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        // A foreign writer's trigger stands in for a full disk or a broken file: no claim can be written.
+        let refuse = try ChildProcess(URL(filePath: "/usr/bin/sqlite3"), [
+            podcast.stateDirectory + "/state.sqlite",
+            "CREATE TRIGGER refuse_claims BEFORE INSERT ON downloads BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;",
+        ])
+        #expect(await refuse.finish(within: .seconds(10)).status == 0)
+
+        let result = try await podcast.run(["download", "all", "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let entries = try json(result.stdout)
+        #expect(entries.map { $0["state"] as? String } == ["failed", "failed"])
+        for entry in entries {
+            let error = try #require(entry["error"] as? String)
+            #expect(error.hasPrefix("could not record the download: ") && error.contains("refused for the test"), "\(error)")
+        }
+        #expect(server.requestCount(path: "/media/one.mp3") == 0 && server.requestCount(path: "/media/two.mp3") == 0)
+    }
+
     @Test func oneFailingEpisodeNeverStopsTheOthersAndTheExitCodeTellsTheTruth() async throws {
         let server = try LoopbackServer()
         let episodes = [

@@ -22,8 +22,10 @@ extension DownloadBatch {
     /// Claims the next group of items in the progress buffer (one transaction), settles those that
     /// need no transfer and queues the others to be started (`activate`). Groups start small and
     /// double, so the first transfers start at once instead of after thousands of claims; the run
-    /// loop handles the engine's events between groups, so the engine never waits for them.
-    func claimNextGroup(report: (DownloadUpdate) -> Void) throws {
+    /// loop handles the engine's events between groups, so the engine never waits for them. A
+    /// group the store cannot take (a full disk, a store locked too long) fails, not the batch:
+    /// the episodes already running still end in their own way.
+    func claimNextGroup(report: (DownloadUpdate) -> Void) {
         var group: [(index: Int, record: DownloadRecord)] = []
         group.reserveCapacity(claimGroupSize)
         while hasUnclaimed && group.count < claimGroupSize {
@@ -37,7 +39,15 @@ extension DownloadBatch {
         }
         claimGroupSize = min(claimGroupSize * 2, Self.claimsPerTransaction)
         guard !group.isEmpty else { return }
-        let claims = try store.claimDownloads(group.map(\.record), for: .current)
+        let claims: [StateStore.Claim]
+        do {
+            claims = try store.claimDownloads(group.map(\.record), for: .current)
+        } catch {
+            for (index, _) in group {
+                settleEarly(index, items[index], .failed, error: "could not record the download: \(error)", report: report)
+            }
+            return
+        }
         for ((index, _), claim) in zip(group, claims) {
             switch claim {
             case .alreadyDownloaded(let path):

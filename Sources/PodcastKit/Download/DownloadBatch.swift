@@ -82,10 +82,10 @@ public final class DownloadBatch {
         while true {
             if let stop {
                 // Every episode asked for is claimed, so the ones that never started are paused too.
-                while hasUnclaimed { try claimNextGroup(report: report) }
+                while hasUnclaimed { claimNextGroup(report: report) }
                 pauseWaiting(because: stop.reason, report: report)
             } else {
-                if hasUnclaimed { try claimNextGroup(report: report) }
+                if hasUnclaimed { claimNextGroup(report: report) }
                 activate(inFlight: active.count - completed.count - delayed.count, report: report)
             }
             if active.isEmpty && !hasUnclaimed { break }
