@@ -22,9 +22,10 @@ extension DownloadBatch {
     /// Claims the next group of items in the progress buffer (one transaction), settles those that
     /// need no transfer and queues the others to be started (`activate`). Groups start small and
     /// double, so the first transfers start at once instead of after thousands of claims; the run
-    /// loop handles the engine's events between groups, so the engine never waits for them. A
-    /// group the store cannot take (a full disk, a store locked too long) fails, not the batch:
-    /// the episodes already running still end in their own way.
+    /// loop handles the engine's events between groups, so the engine never waits for them. When
+    /// the store cannot take a group (a full disk, a store locked too long), that group and every
+    /// item not claimed yet fail at once, not the batch (the episodes already running still end in
+    /// their own way), and not one busy wait per group.
     func claimNextGroup(report: (DownloadUpdate) -> Void) {
         var group: [(index: Int, record: DownloadRecord)] = []
         group.reserveCapacity(claimGroupSize)
@@ -43,8 +44,12 @@ extension DownloadBatch {
         do {
             claims = try store.claimDownloads(group.map(\.record), for: .current)
         } catch {
-            for (index, _) in group {
-                settleEarly(index, items[index], .failed, error: "could not record the download: \(error)", report: report)
+            // Never recorded, so `podcast resume` cannot know them.
+            let reason = "could not record the download: \(error); run podcast download again for it"
+            let unclaimed = group.map(\.index) + Array(nextToClaim..<items.endIndex)
+            nextToClaim = items.endIndex
+            for index in unclaimed {
+                settleEarly(index, items[index], .failed, error: reason, report: report)
             }
             return
         }
@@ -134,7 +139,8 @@ extension DownloadBatch {
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
         let folder = folder(for: item)
         let path = folder + "/" + fileName(for: item, suffix: "")
-        if folderExisted(folder), let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
+        // An earlier record (a crash mid-finish) may have left the file in a folder made since.
+        if previous != nil || folderExisted(folder), let size = Self.fileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
             try store.downloadOwning(path: path) == nil {
             record.state = .downloaded
             record.path = path

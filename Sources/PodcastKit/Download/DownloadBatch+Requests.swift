@@ -16,7 +16,9 @@ extension DownloadBatch {
     /// waiting to start is ended as asked at once.
     func pollStopRequests(report: (DownloadUpdate) -> Void) {
         let now = ContinuousClock.now
-        guard now - stopRequests.lastPoll >= Self.stopRequestPollInterval else { return }
+        // Requests stay in the store until every episode is claimed: one for an episode not
+        // claimed yet would otherwise be taken and find nothing to stop.
+        guard !hasUnclaimed, now - stopRequests.lastPoll >= Self.stopRequestPollInterval else { return }
         stopRequests.lastPoll = now
         // A request that cannot be read now is read at the next poll.
         guard let requests = try? store.takeStopRequests(for: .current) else { return }

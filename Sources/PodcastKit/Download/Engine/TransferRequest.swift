@@ -163,7 +163,7 @@ public enum TransferEvent: Sendable, Equatable {
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
     /// A transfer's partial file holds `bytes` bytes, another `Transfer.filledPiece` or more
-    /// since it last said so.
+    /// since it last said so (never for a request that does not write back).
     case filled(id: Int, bytes: Int64)
     /// A transfer ended well.
     case completed(CompletedTransfer)

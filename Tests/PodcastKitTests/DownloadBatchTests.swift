@@ -1,0 +1,61 @@
+import Foundation
+@testable import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// A batch driven directly, on its own thread: a real store, a real engine, the loopback server.
+@Suite struct DownloadBatchTests {
+    /// Runs `work` on a thread of its own (a batch blocks its thread) and returns its result, or
+    /// fails the test when it takes more than a minute.
+    private static func runBounded(_ work: @escaping @Sendable () throws -> BatchOutcome) async throws -> BatchOutcome? {
+        let (ended, continuation) = AsyncStream<Result<BatchOutcome, any Error>>.makeStream()
+        guard BackgroundThread({ continuation.yield(Result { try work() }) }) != nil else {
+            Issue.record("no thread for the batch")
+            return nil
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(60))
+            continuation.finish()
+        }
+        defer { deadline.cancel() }
+        for await result in ended { return try result.get() }
+        Issue.record("the batch did not end within a minute")
+        return nil
+    }
+
+    @Test func anInterruptBeforeTheClaimsEndStillRecordsAndPausesEveryEpisode() async throws {
+        let directory = try TemporaryDirectory(prefix: "batch")
+        let count = 40
+        // Every transfer stalls after its first bytes, so none can end before the interrupt.
+        let body = Data(repeating: 7, count: 50_000)
+        var routes: [String: ServerRoute] = [:]
+        for number in 1...count {
+            routes["/e\(number).mp3"] = .stall(afterBytes: 1_000, body: body, headers: [("Content-Type", "audio/mpeg")])
+        }
+        let server = try LoopbackServer(routes: routes)
+        let listing = Listing(source: .feed(url: server.url("/feed.xml"), title: "Show"), items: (1...count).map {
+            ListingItem(
+                number: $0, identity: "ep-\($0)", title: "Episode \($0)", enclosureURL: server.url("/e\($0).mp3"),
+                enclosureType: "audio/mpeg", enclosureLength: Int64(body.count))
+        })
+        let items = DownloadItem.items(Array(1...count), of: listing)
+        let database = directory.path("state.sqlite")
+        let episodes = directory.path("Episodes")
+
+        let outcome = try await Self.runBounded {
+            let batch = DownloadBatch(store: try StateStore(path: database), episodesDirectory: episodes, settings: .init(concurrency: 2))
+            // Ctrl-C before the batch starts: it is seen after the first group (16) is claimed,
+            // so the other 24 are claimed while the batch stops.
+            batch.interrupter()
+            return try batch.run(items) { _ in }
+        }
+
+        let results = try #require(outcome).results
+        #expect(outcome?.stop == .interrupted)
+        #expect(results.map(\.item.number) == Array(1...count))
+        #expect(results.allSatisfy { $0.state == .paused }, "\(results.map(\.state))")
+        let records = try StateStore(path: database).downloadRecords(feed: listing.source.feedKey)
+        #expect(records.count == count, "every episode has a record for podcast resume")
+        #expect(records.values.allSatisfy { $0.state == .paused })
+    }
+}
