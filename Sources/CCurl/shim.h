@@ -54,6 +54,14 @@ static inline CURLcode podcast_curl_easy_getinfo_string(CURL *handle, CURLINFO i
     return curl_easy_getinfo(handle, info, value);
 }
 
+// CURLPAUSE_CONT is built from other macros, which Swift does not import.
+static inline CURLcode podcast_curl_easy_unpause(CURL *handle) {
+    return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
+// What a write callback returns to pause its transfer; libcurl keeps the piece it offered.
+static const size_t podcast_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+
 static inline CURLMcode podcast_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
 }

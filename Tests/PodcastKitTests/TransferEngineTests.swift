@@ -100,6 +100,28 @@ import Testing
         #expect(!events.contains { if case .filled = $0 { true } else { false } }, "no disk, no writeback to start")
     }
 
+    @Test func theRateLimitIsSharedByEveryTransfer() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let bodies = [Self.body(7, size: 300_000), Self.body(8, size: 300_000)]
+        let server = try LoopbackServer(routes: [
+            "/a.mp3": .fixed(body: bodies[0], headers: [("Content-Type", "audio/mpeg")]),
+            "/b.mp3": .fixed(body: bodies[1], headers: [("Content-Type", "audio/mpeg")]),
+        ])
+        let requests = ["a", "b"].enumerated().map { id, name in
+            TransferRequest(id: id, url: server.url("/\(name).mp3"), partialPath: directory.path("\(name).part"), expectedLength: 300_000)
+        }
+        let started = ContinuousClock.now
+        let events = try await run(requests, settings: .init(rateLimit: 200_000, http: HTTPSettings(stallTimeout: 10)))
+        let elapsed = ContinuousClock.now - started
+        #expect(completed(events).count == 2)
+        for (id, name) in ["a", "b"].enumerated() {
+            #expect(try Data(contentsOf: URL(filePath: directory.path("\(name).part"))) == bodies[id])
+        }
+        // 600,000 bytes at 200,000 a second, for both together: three seconds. A lower bound only
+        // (a slow machine can only take longer); loopback without the limit takes milliseconds.
+        #expect(elapsed >= .seconds(2), "\(elapsed)")
+    }
+
     @Test func failuresAreReportedPerFileWhileTheOthersSucceed() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let audio = Self.body(1, size: 50_000)

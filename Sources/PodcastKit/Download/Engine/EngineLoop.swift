@@ -16,6 +16,8 @@ final class EngineLoop {
     private var delayed: [TransferRequest] = []
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var lastProgress = ContinuousClock.now
+    /// The run's speed cap, shared by every transfer, when there is one.
+    private let limiter: RateLimiter?
 
     /// Progress goes out at most this often.
     private static let progressInterval = Duration.milliseconds(250)
@@ -27,6 +29,7 @@ final class EngineLoop {
         self.mailbox = mailbox
         self.multi = multi
         self.outbox = outbox
+        limiter = settings.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
     }
 
     /// Runs until the mailbox is closed; every transfer has ended with an event by then.
@@ -56,6 +59,7 @@ final class EngineLoop {
             var stillRunning: Int32 = 0
             _ = curl_multi_perform(multi, &stillRunning)
             let finished = collectFinished(multi: multi)
+            resumeTransfersWaitingForRate()
             publishProgressIfDue()
             outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
@@ -64,12 +68,26 @@ final class EngineLoop {
         }
     }
 
-    /// Up to 250 ms, less when a delayed request comes due sooner.
+    /// Up to 250 ms, less when a delayed request comes due sooner or the speed cap lets a
+    /// waiting transfer go on sooner.
     private func pollTimeoutMilliseconds() -> Int32 {
-        guard let soonest = delayed.first?.notBefore else { return 250 }
-        let wait = soonest - ContinuousClock.now
+        var wait = Duration.milliseconds(250)
+        if let soonest = delayed.first?.notBefore { wait = min(wait, soonest - ContinuousClock.now) }
+        if let limiter, running.values.contains(where: \.waitsForRate) {
+            wait = min(wait, max(.milliseconds(1), limiter.wait()))
+        }
         let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(0, min(250, milliseconds)))
+        return Int32(clamping: max(0, milliseconds))
+    }
+
+    /// Lets the transfers paused by the speed cap go on once it allows bytes again; each takes
+    /// its turn through the write callback, which pauses it again if the bucket runs dry.
+    private func resumeTransfersWaitingForRate() {
+        guard let limiter, limiter.allows() else { return }
+        for transfer in running.values where transfer.waitsForRate {
+            transfer.waitsForRate = false
+            _ = podcast_curl_easy_unpause(transfer.easy.handle)
+        }
     }
 
     /// Moves delayed requests whose time has come to the front of the queue: a retry goes before
@@ -111,7 +129,7 @@ final class EngineLoop {
             let request = waiting[nextWaiting]
             nextWaiting += 1
             do {
-                let transfer = try Transfer(request: request, settings: settings.http, outbox: outbox)
+                let transfer = try Transfer(request: request, settings: settings.http, limiter: limiter, outbox: outbox)
                 transfer.attachCallbacks()
                 guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
                     outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
@@ -126,16 +144,6 @@ final class EngineLoop {
         if !hasWaiting {
             waiting.removeAll(keepingCapacity: true)
             nextWaiting = 0
-        }
-        shareRateLimit()
-    }
-
-    /// Splits the run's speed cap evenly over the running transfers.
-    private func shareRateLimit() {
-        guard let limit = settings.rateLimit, !running.isEmpty else { return }
-        let share = max(1, limit / running.count)
-        for transfer in running.values {
-            transfer.easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, share)
         }
     }
 
@@ -159,7 +167,6 @@ final class EngineLoop {
     private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
         _ = curl_multi_remove_handle(multi, handle)
         running[handle] = nil
-        shareRateLimit()
         outbox.post(event)
     }
 

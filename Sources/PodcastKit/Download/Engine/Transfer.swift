@@ -27,6 +27,10 @@ final class Transfer {
     private var checkedResponse = false
     /// True for a 416's body: an error page, never part of the file.
     private var discardsBody = false
+    /// The run's speed cap, when there is one.
+    private let limiter: RateLimiter?
+    /// True while the transfer waits for the speed cap (its write callback paused it).
+    var waitsForRate = false
     private var sample: (bytes: Int64, time: ContinuousClock.Instant)
     /// Bytes per second, smoothed over the last few seconds.
     private(set) var speed: Double = 0
@@ -57,9 +61,10 @@ final class Transfer {
 
     /// Opens the partial file (truncated to the resume offset, or to nothing) and prepares the
     /// handle; fails only locally.
-    init(request: TransferRequest, settings: HTTPSettings, outbox: EngineOutbox) throws(FailedTransfer) {
+    init(request: TransferRequest, settings: HTTPSettings, limiter: RateLimiter? = nil, outbox: EngineOutbox) throws(FailedTransfer) {
         self.request = request
         self.outbox = outbox
+        self.limiter = limiter
         let offset = request.resume?.offset ?? 0
         descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -194,6 +199,13 @@ final class Transfer {
             }
         }
         if transfer.discardsBody { return length }
+        if let limiter = transfer.limiter {
+            guard limiter.allows() else {
+                transfer.waitsForRate = true
+                return podcast_curl_writefunc_pause
+            }
+            limiter.take(length)
+        }
         var offset = 0
         while offset < length {
             let result = pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
