@@ -110,6 +110,8 @@ extension DownloadBatch {
     /// record cannot be read (it is settled then).
     func activeDownload(_ index: Int, report: (DownloadUpdate) -> Void) -> ActiveDownload? {
         let item = items[index]
+        // The claim's record is made again from the item rather than kept: thousands of waiting
+        // episodes would otherwise hold a record each.
         guard let record = claimableRecord(for: item) else { return nil }
         do {
             return try claimed(index, item, record, previous: previousRecords.removeValue(forKey: index), report: report)

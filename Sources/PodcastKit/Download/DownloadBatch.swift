@@ -50,13 +50,14 @@ public final class DownloadBatch {
     public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy()) {
         self.store = store
         self.episodesDirectory = episodesDirectory
+        partialDirectory = episodesDirectory + "/.partial"
         self.settings = settings
         self.policy = policy
     }
 
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
     /// finishing is a rename), never under a final name.
-    public var partialDirectory: String { episodesDirectory + "/.partial" }
+    public let partialDirectory: String
 
     /// A call that stops the batch, from any thread: running and waiting episodes are
     /// checkpointed and paused, and `run` returns with `stop` set to `.interrupted`.
