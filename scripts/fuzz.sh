@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the feed parser with libFuzzer (and AddressSanitizer) for FUZZ_SECONDS (default 600),
-# starting from every feed-like fixture in ../shared/fixtures. Exits non-zero on a crash, a leak,
+# starting from every feed-like fixture in Tests/Fixtures. Exits non-zero on a crash, a leak,
 # a timeout or an out-of-memory; the input that caused it is left in .build-fuzz/artifacts/.
 #
 # Only Swift code is instrumented for coverage (libxml2 is the system library), so the fuzzer
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-600}
 scratch=.build-fuzz
-fixtures=../shared/fixtures
+fixtures=Tests/Fixtures
 corpus=$scratch/corpus
 artifacts=$scratch/artifacts
 
@@ -24,18 +24,14 @@ PODCAST_FUZZ=1 "${SWIFT:-swift}" build -c debug --product podcast-fuzz-feed --sc
 # Seeds: every feed-like fixture, named after its path (fixtures in different folders share
 # names). A corpus the fuzzer grew in an earlier run is kept.
 mkdir -p "$corpus" "$artifacts"
-if [ -d "$fixtures" ]; then
-    seeds=0
-    while IFS= read -r -d '' file; do
-        name=${file#"$fixtures"/}
-        cp -n "$file" "$corpus/seed-${name//\//__}"
-        seeds=$((seeds + 1))
-    done < <(find "$fixtures/feeds" "$fixtures/hostile" -type f \
-        \( -name '*.xml' -o -name '*.rss' -o -name '*.atom' -o -name '*.rdf' \) -print0)
-    echo "fuzz: $seeds seed files from $fixtures"
-else
-    echo "fuzz: no $fixtures; starting from an empty corpus"
-fi
+seeds=0
+while IFS= read -r -d '' file; do
+    name=${file#"$fixtures"/}
+    cp -n "$file" "$corpus/seed-${name//\//__}"
+    seeds=$((seeds + 1))
+done < <(find "$fixtures" -type f \
+    \( -name '*.xml' -o -name '*.rss' -o -name '*.atom' -o -name '*.rdf' -o -path "$fixtures/fuzz/*" \) -print0)
+echo "fuzz: $seeds seed files from $fixtures"
 
 # AddressSanitizer keeps 256 MB of freed memory in quarantine by default; with its redzones and
 # shadow that alone passed the 512 MB limit while the parser held under 30 MB live (a false

@@ -1,15 +1,13 @@
 import Foundation
 
-/// The shared real-world fixtures (`../shared/fixtures` beside the repository), read by tests.
+/// The test data that ships with the repository, in `Tests/Fixtures` (provenance and licenses in
+/// its `ORIGINS.tsv`). Tests read nothing from outside the checkout, so a clone alone passes.
 public enum Fixtures {
-    /// The fixtures folder: `PODCAST_FIXTURES` when set, else `shared/fixtures` beside the checkout.
+    /// The fixtures folder, `Tests/Fixtures` in this checkout.
     public static let directory: URL = {
-        if let override = ProcessInfo.processInfo.environment["PODCAST_FIXTURES"], !override.isEmpty {
-            return URL(filePath: override)
-        }
         // This file is Sources/PodcastTestSupport/Fixtures.swift; the checkout is three levels up.
         let checkout = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return checkout.deletingLastPathComponent().appending(path: "shared/fixtures")
+        return checkout.appending(path: "Tests/Fixtures")
     }()
 
     /// The bytes of the fixture at `path` (relative to the fixtures folder).

@@ -149,7 +149,7 @@ import Testing
 }
 
 extension FeedDateTests {
-    /// One case of feedparser's date tests, as extracted into the shared fixture.
+    /// One case of feedparser's date tests, as extracted into `feeds/feedparser/dates/date_parser_cases.json`.
     struct Case: Decodable, Sendable, CustomTestStringConvertible {
         let parser: String
         let input: String?

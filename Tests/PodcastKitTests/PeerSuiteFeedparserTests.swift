@@ -61,6 +61,11 @@ import Testing
     static let folders = ["wellformed/itunes", "wellformed/psc", "wellformed/media-rss", "wellformed/rss", "wellformed/atom10", "encoding"]
     static let fixtures = folders.flatMap { PeerFixtures.files(in: "feeds/feedparser/" + $0, suffixes: [".xml", ".rdf", ".rss", ".atom"]) }
 
+    /// A count guard: a missing or moved fixture folder fails here instead of running no case.
+    @Test func everyFixtureIsFound() {
+        #expect(Self.fixtures.count == 590)
+    }
+
     @Test(arguments: fixtures)
     func expectationHolds(fixture: String) throws {
         let data = try Fixtures.data(fixture)

@@ -50,6 +50,14 @@ import Testing
     static let atomFixtures = PeerFixtures.files(in: "feeds/gofeed/parser/atom", suffixes: [".xml"])
     static let universalFixtures = PeerFixtures.files(in: "feeds/gofeed/parser/universal", suffixes: [".xml", ".json"])
 
+    /// A count guard: a missing or moved fixture folder fails here instead of running no case.
+    @Test func everyFixtureIsFound() {
+        #expect(Self.unifiedFixtures.count == 100)
+        #expect(Self.rssFixtures.count == 163)
+        #expect(Self.atomFixtures.count == 270)
+        #expect(Self.universalFixtures.count == 12)
+    }
+
     @Test(arguments: unifiedFixtures)
     func unifiedModelMatchesGofeed(fixture: String) throws {
         var comparison = PeerComparison(fixture: fixture)

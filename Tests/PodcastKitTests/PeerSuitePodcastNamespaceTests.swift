@@ -8,6 +8,11 @@ import Testing
 @Suite struct PeerSuitePodcastNamespaceTests {
     static let dartFixtures = PeerFixtures.files(in: "feeds/podcast_search-dart", suffixes: [".rss", ".xml"])
 
+    /// A count guard: a missing or moved fixture folder fails here instead of running no case.
+    @Test func everyFixtureIsFound() {
+        #expect(Self.dartFixtures.count == 6)
+    }
+
     @Test func exampleFeedShowLevelTags() throws {
         let result = try parseFeed(Fixtures.data("feeds/podcast-namespace/example.xml"), url: PeerFixtures.feedURL)
         #expect(result.warnings.isEmpty, "\(result.warnings)")

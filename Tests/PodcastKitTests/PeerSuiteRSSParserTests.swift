@@ -29,6 +29,12 @@ import Testing
     static let answeredFixtures = PeerFixtures.files(in: "feeds/rss-parser/input", suffixes: [".rss", ".atom"])
         .filter { FileManager.default.fileExists(atPath: Fixtures.directory.appending(path: outputPath(of: $0)).path) }
 
+    /// A count guard: a missing or moved fixture folder (inputs or outputs) fails here instead of
+    /// running no case.
+    @Test func everyFixtureIsFound() {
+        #expect(Self.answeredFixtures.count == 29)
+    }
+
     @Test(arguments: answeredFixtures)
     func feedMatchesRSSParser(fixture: String) throws {
         let name = Self.name(of: fixture)
