@@ -30,16 +30,26 @@ public struct ProcessOwner: Sendable, Equatable {
         return text.trimmingWhitespace()
     }()
 
-    /// True while the process still runs (same boot, pid alive and, when known, started at the same time).
+    /// True while the process still runs (same boot, pid alive and, when known, started at the
+    /// same time). A zombie has ended: `kill(pid, 0)` still succeeds until its parent reaps it,
+    /// which a parent that never reaps (a PID 1 without an init) never does.
     public var isAlive: Bool {
         guard boot == Self.currentBoot else { return false }
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let status = Self.status(of: pid) else { return false }
+        guard status.state != "Z" && status.state != "X" else { return false }
         guard let started else { return true }
-        return Self.startTime(of: pid) == started
+        return status.started == started
     }
 
     /// Process `pid`'s start time from `/proc/<pid>/stat`, or nil when it is gone or unreadable.
     static func startTime(of pid: Int32) -> Int64? {
+        status(of: pid)?.started
+    }
+
+    /// Process `pid`'s state letter (`R`, `S`, `Z`…) and start time from `/proc/<pid>/stat`, or
+    /// nil when it is gone or unreadable.
+    static func status(of pid: Int32) -> (state: Character, started: Int64?)? {
         var text = ""
         guard (try? FileIO.read("/proc/\(pid)/stat", { bytes in
             text += String(decoding: bytes, as: UTF8.self)
@@ -49,6 +59,7 @@ public struct ProcessOwner: Sendable, Equatable {
         guard let end = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: end)...].split(separator: " ")
         // Field 3 (state) is fields[0], so field 22 is fields[19].
-        return fields.count > 19 ? Int64(fields[19]) : nil
+        guard let state = fields.first?.first else { return nil }
+        return (state, fields.count > 19 ? Int64(fields[19]) : nil)
     }
 }
