@@ -31,12 +31,12 @@ import Testing
     }
 
     @Test func speedsAreReadLikeCurlReadsThem() {
-        #expect(ByteRate.bytesPerSecond("500k") == 512_000)
-        #expect(ByteRate.bytesPerSecond("2M") == 2_097_152)
-        #expect(ByteRate.bytesPerSecond("1000") == 1000)
-        #expect(ByteRate.bytesPerSecond("0") == nil)
-        #expect(ByteRate.bytesPerSecond("-1k") == nil)
-        #expect(ByteRate.bytesPerSecond("fast") == nil)
+        #expect(ByteCount.bytesPerSecond("500k") == 512_000)
+        #expect(ByteCount.bytesPerSecond("2M") == 2_097_152)
+        #expect(ByteCount.bytesPerSecond("1000") == 1000)
+        #expect(ByteCount.bytesPerSecond("0") == nil)
+        #expect(ByteCount.bytesPerSecond("-1k") == nil)
+        #expect(ByteCount.bytesPerSecond("fast") == nil)
     }
 
     @Test func unknownKeysAreCollectedNotFatal() throws {

@@ -12,7 +12,7 @@ struct DownloadRendering {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let tenths = Int((seconds * 10).rounded())
         return "downloaded \(count(.downloaded)), skipped \(count(.skipped)), failed \(count(.failed)): "
-            + "\(EpisodesRendering.size(bytes)) in \(tenths / 10).\(tenths % 10) s"
+            + "\(ByteCount.text(bytes)) in \(tenths / 10).\(tenths % 10) s"
     }
 
     /// `{"results": [{"number", "guid", "title", "state", "path", "bytes", "error"}]}`.

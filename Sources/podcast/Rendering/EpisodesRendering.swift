@@ -46,7 +46,7 @@ struct EpisodesRendering {
                 String(index + 1),
                 episode.published.map(UTCDate.day) ?? "",
                 episode.duration.map(Self.clock) ?? "",
-                episode.enclosure?.length.map(Self.size) ?? "",
+                episode.enclosure?.length.map(ByteCount.text) ?? "",
                 episode.enclosure == nil ? "no media" : state(of: episode),
                 episode.title,
             ]
@@ -119,19 +119,5 @@ struct EpisodesRendering {
         let mm = minutes < 10 && hours > 0 ? "0\(minutes)" : "\(minutes)"
         let ss = rest < 10 ? "0\(rest)" : "\(rest)"
         return hours > 0 ? "\(hours):\(mm):\(ss)" : "\(mm):\(ss)"
-    }
-
-    /// `48.2 MB` (decimal units, as players and hosts show sizes).
-    static func size(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if unit == 0 { return "\(bytes) B" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }

@@ -155,6 +155,6 @@ final class ProgressDisplay {
 
     /// `48.2 MB`.
     static func bytes(_ count: Int64) -> String {
-        EpisodesRendering.size(count)
+        ByteCount.text(count)
     }
 }

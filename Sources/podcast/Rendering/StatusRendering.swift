@@ -36,13 +36,13 @@ struct StatusRendering {
             let record = entry.record
             let total = record.total ?? record.enclosureLength
             let percent = total.map { $0 > 0 ? "\(min(100, record.bytes * 100 / $0))%" : "" } ?? ""
-            let size = total.map { "\(EpisodesRendering.size(record.bytes)) of \(EpisodesRendering.size($0))" } ?? EpisodesRendering.size(record.bytes)
+            let size = total.map { "\(ByteCount.text(record.bytes)) of \(ByteCount.text($0))" } ?? ByteCount.text(record.bytes)
             let speed = Self.speed(of: entry)
             let eta = speed.flatMap { speed in
                 total.flatMap { $0 > record.bytes ? EpisodesRendering.clock(Int(Double($0 - record.bytes) / speed)) : nil }
             }
             return [
-                entry.state.rawValue, percent, size, speed.map { "\(EpisodesRendering.size(Int64($0)))/s" } ?? "", eta ?? "",
+                entry.state.rawValue, percent, size, speed.map { "\(ByteCount.text(Int64($0)))/s" } ?? "", eta ?? "",
                 record.podcastTitle, record.title + (entry.state == .failed ? " (\(record.error ?? "failed"))" : ""),
             ]
         }
