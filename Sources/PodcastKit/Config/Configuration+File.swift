@@ -53,8 +53,12 @@ extension Configuration {
                 configuration.episodesDirectory = try value.text(or: fail("episodes-dir must be a quoted path"))
             case "limit-rate":
                 let rate = try value.text(or: fail("limit-rate must be a quoted speed such as \"2M\""))
-                guard let bytes = ByteRate.bytesPerSecond(rate) else { throw fail("limit-rate must be a speed such as \"500k\" or \"2M\"") }
+                guard let bytes = ByteCount.bytesPerSecond(rate) else { throw fail("limit-rate must be a speed such as \"500k\" or \"2M\"") }
                 configuration.limitRate = bytes
+            case "max-episode-size":
+                let size = try value.text(or: fail("max-episode-size must be a quoted size such as \"16G\" or \"500M\""))
+                guard let bytes = ByteCount.parse(size) else { throw fail("max-episode-size must be a size such as \"16G\" or \"500M\"") }
+                configuration.maxEpisodeSize = bytes
             case "stall-timeout":
                 configuration.stallTimeout = try value.positiveInteger(or: fail("stall-timeout must be a whole number of seconds, 1 or more"))
             case "retries":

@@ -20,6 +20,8 @@ public struct Configuration: Sendable, Equatable {
     public var retryWait: Duration?
     /// How long one episode may spend retrying before it fails.
     public var retryBudget: Duration?
+    /// The most bytes one episode's file may hold, when `--max-size` is not given.
+    public var maxEpisodeSize: Int64?
     /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
 

@@ -56,7 +56,7 @@ final class ActiveDownload {
     /// Where a new attempt continues: the partial file's `bytes`, checked by the validator the
     /// server gave for them; nil (start over) when there is none.
     func resumePoint(at bytes: Int64) -> ResumePoint? {
-        guard bytes > 0, let validator = record.resumeValidator else { return nil }
-        return ResumePoint(offset: bytes, validator: validator, total: record.total)
+        guard bytes > 0, record.resumeValidator != nil else { return nil }
+        return ResumePoint(offset: bytes, etag: record.etag, lastModified: record.lastModified, total: record.total)
     }
 }

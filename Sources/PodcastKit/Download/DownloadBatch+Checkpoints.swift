@@ -12,7 +12,7 @@ extension DownloadBatch {
     /// first, then the record, so a kill -9 at any instant leaves a true record) and, once a
     /// second, writes where the others stand. The first checkpoint of an answer only records its
     /// validator, without a sync: after a kill -9 in the same boot the file's size is trusted anyway.
-    func checkpoint(_ snapshot: [TransferProgress]) {
+    func checkpoint(_ snapshot: [TransferProgress], report: (DownloadUpdate) -> Void) {
         let now = ContinuousClock.now
         var due: [DownloadRecord] = []
         var others: [(feed: String, identity: String, bytes: Int64, speed: Double)] = []
@@ -37,12 +37,28 @@ extension DownloadBatch {
                 others.append((download.record.feed, download.record.identity, progress.bytes, progress.speed))
             }
         }
-        // Progress is for `status` only: losing a write costs nothing, so errors are not fatal.
-        try? store.saveDownloads(due)
-        if now - lastProgressWrite >= Self.progressWriteInterval {
-            lastProgressWrite = now
-            try? store.recordProgress(others)
+        do {
+            try store.saveDownloads(due)
+            if now - lastProgressWrite >= Self.progressWriteInterval {
+                lastProgressWrite = now
+                try store.recordProgress(others)
+            }
+        } catch {
+            // Not fatal: the records stay behind their files, which is safe (a record never
+            // vouches for more than the file holds), and the next checkpoint tries again.
+            warnOnce(about: error, items: due.isEmpty ? snapshot.compactMap { active[$0.id]?.item } : due.compactMap(item(of:)), report: report)
         }
+    }
+
+    /// Warns, once per batch, that the store cannot take progress records.
+    private func warnOnce(about error: any Error, items: [DownloadItem], report: (DownloadUpdate) -> Void) {
+        guard !progressUnrecorded, let item = items.first else { return }
+        progressUnrecorded = true
+        report(.warning(item, "could not record download progress (\(error)); if podcast stops now, podcast resume may fetch some bytes again"))
+    }
+
+    private func item(of record: DownloadRecord) -> DownloadItem? {
+        active.values.first { $0.record.feed == record.feed && $0.record.identity == record.identity }?.item
     }
 
     /// Starts writing the bytes of `download` received since the last call to disk, without

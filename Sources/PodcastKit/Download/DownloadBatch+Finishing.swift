@@ -32,7 +32,11 @@ extension DownloadBatch {
             }
         } catch {
             // The files placed before the failure are in place; their records went with the rollback.
-            for (download, _) in placed { try? store.saveDownload(download.record) }
+            for (download, path) in placed {
+                if let problem = save(download.record) {
+                    report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
+                }
+            }
             for (download, done) in placing where !placed.contains(where: { $0.download === download }) {
                 fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
             }
@@ -75,7 +79,7 @@ extension DownloadBatch {
     }
 
     func folder(for item: DownloadItem) -> String {
-        episodesDirectory + "/" + EpisodeFileName.folder(podcastTitle: item.podcastTitle)
+        (item.episodesDirectory ?? episodesDirectory) + "/" + EpisodeFileName.folder(podcastTitle: item.podcastTitle)
     }
 
     func fileName(for item: DownloadItem, suffix: String) -> String {

@@ -125,7 +125,8 @@ extension DownloadBatch {
     private func claimableRecord(for item: DownloadItem) -> DownloadRecord? {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
-        record.partialPath = partialDirectory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
+        let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? partialDirectory
+        record.partialPath = directory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
         return record
     }
 
@@ -153,19 +154,39 @@ extension DownloadBatch {
             settleEarly(index, item, .skipped, path: path, error: "already in the Episodes directory", report: report)
             return nil
         }
+        // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
+        let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
+        if partialFolder != partialDirectory, madeFolders.insert(partialFolder).inserted {
+            try FileIO.makeDirectory(partialFolder, mode: 0o755)
+        }
         let download = ActiveDownload(id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path)
         active[index] = download
-        guard let previous else { return download }
+        guard var previous else { return download }
+        if let earlier = previous.partialPath, earlier != partialPath {
+            previous.partialPath = Self.adoptPartial(from: earlier, to: partialPath) ? partialPath : nil
+        }
         download.record.adoptResumeData(of: previous)
         download.history.failuresWithoutProgress = previous.failures
         let (resume, why) = Self.resumePlan(previous, partialPath: partialPath)
         download.plannedResume = resume
+        // What the partial file already holds is no progress of this run's attempts.
+        download.history.bestOffset = resume?.offset ?? 0
         if resume == nil {
             download.record.durableBytes = 0
             download.record.bytes = 0
         }
         if let why { report(.warning(item, "started over: \(why)")) }
         return download
+    }
+
+    /// Moves a partial file an earlier run left elsewhere (another Episodes directory, an older
+    /// layout) to `path`, so it is continued rather than orphaned; one that cannot be moved (another
+    /// file system) is removed, since nothing would ever continue it. True when it was moved.
+    static func adoptPartial(from earlier: String, to path: String) -> Bool {
+        guard fileSize(earlier) != nil else { return false }
+        if rename(earlier, path) == 0 { return true }
+        unlink(earlier)
+        return false
     }
 
     /// True when `folder` existed the first time the batch looked: only then can it hold finished
@@ -192,13 +213,13 @@ extension DownloadBatch {
         }
         let trusted = sameBoot ? size : previous.durableBytes
         guard trusted > 0 else { return (nil, nil) }
-        guard let validator = previous.resumeValidator else {
+        guard previous.resumeValidator != nil else {
             return (nil, "no ETag or Last-Modified was recorded to check the partial file against")
         }
         if let total = previous.total, trusted > total {
             return (nil, "the partial file (\(trusted) bytes) is longer than the server's file (\(total) bytes)")
         }
-        return (ResumePoint(offset: trusted, validator: validator, total: previous.total), nil)
+        return (ResumePoint(offset: trusted, etag: previous.etag, lastModified: previous.lastModified, total: previous.total), nil)
     }
 
     private func settleEarly(

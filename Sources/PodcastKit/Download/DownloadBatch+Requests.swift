@@ -20,8 +20,13 @@ extension DownloadBatch {
         // claimed yet would otherwise be taken and find nothing to stop.
         guard !hasUnclaimed, now - stopRequests.lastPoll >= Self.stopRequestPollInterval else { return }
         stopRequests.lastPoll = now
-        // A request that cannot be read now is read at the next poll.
-        guard let requests = try? store.takeStopRequests(for: .current) else { return }
+        let requests: [AddressedStopRequest]
+        do {
+            requests = try store.takeStopRequests(for: .current)
+        } catch {
+            // Nothing was taken: the requests stay in the store and are read at the next poll.
+            return
+        }
         for request in requests {
             if let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity }) {
                 stopRequests.taken[download.id] = request.request
@@ -50,9 +55,14 @@ extension DownloadBatch {
             pause(download, bytes: bytes, because: "paused", report: report)
         case .cancel:
             unlink(download.partialPath)
-            // A record left behind has no partial file any more: a later resume starts it over.
-            try? store.deleteDownload(feed: download.record.feed, identity: download.record.identity)
-            settle(download, DownloadResult(item: download.item, state: .skipped, path: nil, bytes: download.received, error: "cancelled"), report: report)
+            var outcome = "cancelled"
+            do {
+                try store.deleteDownload(feed: download.record.feed, identity: download.record.identity)
+            } catch {
+                // A record left behind has no partial file any more: a later resume starts it over.
+                outcome = "cancelled, but its record could not be removed (\(error)); podcast resume would fetch it again"
+            }
+            settle(download, DownloadResult(item: download.item, state: .skipped, path: nil, bytes: download.received, error: outcome), report: report)
         }
     }
 }

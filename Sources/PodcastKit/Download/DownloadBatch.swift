@@ -43,6 +43,8 @@ public final class DownloadBatch {
     /// Hosts that asked (Retry-After) not to be asked again before an instant.
     private var hostsWaiting: [String: ContinuousClock.Instant] = [:]
     var lastProgressWrite = ContinuousClock.now
+    /// Set once the user was told that progress records cannot be written (see `checkpoint`).
+    var progressUnrecorded = false
     /// Pause and cancel requests from other processes (`podcast pause`, `podcast cancel`).
     var stopRequests = StopRequests()
 
@@ -112,10 +114,12 @@ public final class DownloadBatch {
                         download.record.state = .downloading
                         download.record.dataBoot = ProcessOwner.currentBoot
                         download.lastCheckpoint = .now
-                        try? store.saveDownload(download.record)
+                        if let problem = save(download.record) {
+                            report(.warning(download.item, "could not record its progress: \(problem)"))
+                        }
                     }
                 case .transfer(.progress(let snapshot)):
-                    checkpoint(snapshot)
+                    checkpoint(snapshot, report: report)
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
@@ -153,7 +157,8 @@ public final class DownloadBatch {
         if notBefore == nil { delayed.remove(download.id) } else { delayed.insert(download.id) }
         engine.start(TransferRequest(
             id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume,
-            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk))
+            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
+            maxSize: settings.maxEpisodeSize))
     }
 
     /// Decides what follows a failed attempt.
@@ -169,25 +174,38 @@ public final class DownloadBatch {
         case .resumeNow, .askOriginalURL:
             start(download, resume: download.resumePoint(at: failure.bytes), after: nil)
         case .resume(let wait):
-            let host = Self.host(of: download.record.url)
-            var until = ContinuousClock.now + wait
-            if case .http(let error) = failure.kind, error.retryAfter != nil {
-                hostsWaiting[host] = until
-            }
-            until = max(until, hostsWaiting[host] ?? until)
+            let until = waitUntil(download, wait: wait, failure: failure)
             report(.retrying(download.item, until: until, reason: failure.reason))
             start(download, resume: download.resumePoint(at: failure.bytes), after: until - .now)
-        case .startOver:
+        case .startOver(nil):
             report(.warning(download.item, failure.reason))
             start(download, resume: nil, after: nil)
+        case .startOver(let wait?):
+            let until = waitUntil(download, wait: wait, failure: failure)
+            report(.retrying(download.item, until: until, reason: failure.reason))
+            start(download, resume: nil, after: until - .now)
         case .fail(let final):
             fail(download, because: failure.reason, bytes: failure.bytes, final: final, report: report)
+        case .giveUp(let attempts):
+            let reason = "gave up after \(attempts) attempts in a row that gained nothing: the server keeps \(failure.pattern); last: \(failure.reason)"
+            fail(download, because: reason, bytes: failure.bytes, final: false, report: report)
         case .stopAll:
             guard case .local(let error) = failure.kind else { return }
             let reason = "cannot write \(error.path ?? download.partialPath): \(error.reason)"
             halt(.storageFull(reason))
             pause(download, bytes: failure.bytes, because: reason, report: report)
         }
+    }
+
+    /// The instant a retry of `download` may start, `wait` from now or later when its host asked
+    /// (Retry-After) not to be asked before then.
+    private func waitUntil(_ download: ActiveDownload, wait: Duration, failure: FailedTransfer) -> ContinuousClock.Instant {
+        let host = Self.host(of: download.record.url)
+        let until = ContinuousClock.now + wait
+        if case .http(let error) = failure.kind, error.retryAfter != nil {
+            hostsWaiting[host] = until
+        }
+        return max(until, hostsWaiting[host] ?? until)
     }
 
     /// Stops every transfer; they come back as cancelled failures and are paused.
@@ -212,8 +230,8 @@ public final class DownloadBatch {
         } else {
             sync(download, bytes: bytes, into: &record)
         }
-        try? store.saveDownload(record)
-        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: reason), report: report)
+        let error = save(record).map { "\(reason) (and the failure could not be recorded: \($0))" } ?? reason
+        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: error), report: report)
     }
 
     /// Ends `download` as paused, with its resume data made durable.
@@ -222,8 +240,19 @@ public final class DownloadBatch {
         record.state = .paused
         record.error = reason
         sync(download, bytes: bytes, into: &record)
-        try? store.saveDownload(record)
-        settle(download, DownloadResult(item: download.item, state: .paused, path: nil, bytes: download.received, error: reason), report: report)
+        let error = save(record).map { "\(reason), but the pause could not be recorded (\($0)); podcast resume will start it over" } ?? reason
+        settle(download, DownloadResult(item: download.item, state: .paused, path: nil, bytes: download.received, error: error), report: report)
+    }
+
+    /// Writes `record` to the store; nil when it was written, else what went wrong, for the
+    /// caller to tell the user (a store write is never dropped in silence).
+    func save(_ record: DownloadRecord) -> String? {
+        do {
+            try store.saveDownload(record)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
@@ -232,10 +261,18 @@ public final class DownloadBatch {
         let indexes = takeAllWaiting()
         guard !indexes.isEmpty else { return }
         // One transaction for them all; each record is still written whole, or not at all.
-        try? store.transaction {
-            for index in indexes {
-                guard let download = activeDownload(index, report: report) else { continue }
-                pause(download, bytes: download.plannedResume?.offset ?? 0, because: reason, report: report)
+        var paused: [DownloadItem] = []
+        do {
+            try store.transaction {
+                for index in indexes {
+                    guard let download = activeDownload(index, report: report) else { continue }
+                    pause(download, bytes: download.plannedResume?.offset ?? 0, because: reason, report: report)
+                    paused.append(download.item)
+                }
+            }
+        } catch {
+            for item in paused {
+                report(.warning(item, "the pause could not be recorded (\(error)); podcast resume will start it over"))
             }
         }
     }

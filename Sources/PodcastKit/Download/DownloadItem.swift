@@ -10,12 +10,14 @@ public struct DownloadItem: Sendable, Equatable {
         @usableFromInline let entry: ListingItem
         @usableFromInline let feed: String
         @usableFromInline let podcastTitle: String
+        @usableFromInline let episodesDirectory: String?
 
-        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String) {
+        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String?) {
             self.number = number
             self.entry = entry
             self.feed = feed
             self.podcastTitle = podcastTitle
+            self.episodesDirectory = episodesDirectory
         }
     }
 
@@ -32,16 +34,19 @@ public struct DownloadItem: Sendable, Equatable {
     @inlinable public var feed: String { _read { yield fields.feed } }
     /// The podcast's title; its folder in the Episodes directory is named after it.
     @inlinable public var podcastTitle: String { _read { yield fields.podcastTitle } }
+    /// The Episodes directory an earlier run was downloading it into, where its partial file is;
+    /// nil for the batch's own. A resumed episode goes on where it was going.
+    @inlinable public var episodesDirectory: String? { _read { yield fields.episodesDirectory } }
 
     /// Creates an item.
-    public init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String) {
-        fields = Fields(number: number, entry: entry, feed: feed, podcastTitle: podcastTitle)
+    public init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String? = nil) {
+        fields = Fields(number: number, entry: entry, feed: feed, podcastTitle: podcastTitle, episodesDirectory: episodesDirectory)
     }
 
     public static func == (left: DownloadItem, right: DownloadItem) -> Bool {
         left.fields === right.fields
             || (left.number == right.number && left.entry == right.entry && left.feed == right.feed
-                && left.podcastTitle == right.podcastTitle)
+                && left.podcastTitle == right.podcastTitle && left.episodesDirectory == right.episodesDirectory)
     }
 
     /// The episode `record` is about, numbered as in `listing` when it shows it.
@@ -53,7 +58,9 @@ public struct DownloadItem: Sendable, Equatable {
             number: listed?.number ?? 0, identity: record.identity, title: record.title, enclosureURL: record.url,
             enclosureType: record.mediaType, enclosureLength: record.enclosureLength, published: record.published,
             guid: record.guid, integrity: record.integrity)
-        self.init(number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle)
+        self.init(
+            number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle,
+            episodesDirectory: record.episodesDirectory)
     }
 
     /// How messages name the episode: `episode 3 (Title)`, or `"Title"` without a number.
@@ -81,6 +88,16 @@ public struct DownloadItem: Sendable, Equatable {
 }
 
 extension DownloadRecord {
+    /// The Episodes directory the download goes into: the one holding the `.partial` folder its
+    /// partial file is in; nil when it has no partial file there.
+    var episodesDirectory: String? {
+        guard let components = partialPath?.split(separator: "/", omittingEmptySubsequences: false),
+            components.count >= 3, components[components.count - 2] == ".partial"
+        else { return nil }
+        let directory = components.dropLast(2).joined(separator: "/")
+        return directory.isEmpty ? "/" : directory
+    }
+
     /// A new record (state `queued`) of `item`'s episode, whose media file is at `url`.
     init(queuing item: DownloadItem, url: String) {
         self.init(

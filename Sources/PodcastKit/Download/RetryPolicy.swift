@@ -27,12 +27,15 @@ public struct RetryPolicy: Sendable {
         case resumeNow
         /// Continue from where the partial file stops, after `wait`.
         case resume(after: Duration)
-        /// Fetch the whole file again, now (the partial cannot be continued).
-        case startOver
+        /// Fetch the whole file again (the partial cannot be continued), after `wait` (nil: now).
+        case startOver(after: Duration?)
         /// Ask the feed's original enclosure URL again, now (a signed link may have expired).
         case askOriginalURL
         /// The episode fails; `final` when no later `podcast resume` can help either.
         case fail(final: Bool)
+        /// The episode fails after `attempts` in a row that gained nothing, or when its time
+        /// budget is spent; `podcast resume` may try again later.
+        case giveUp(attempts: Int)
         /// Stop every download: the disk is full or read-only.
         case stopAll
     }
@@ -41,71 +44,94 @@ public struct RetryPolicy: Sendable {
     public struct History: Sendable {
         /// Attempts in a row that gained nothing.
         public var failuresWithoutProgress = 0
+        /// The longest the partial file has been: an attempt made progress only when it grew the
+        /// file past this by `Self.progressStep` (an attempt that fetched the same bytes again,
+        /// or a few bytes a minute, gained nothing).
+        public var bestOffset: Int64 = 0
         /// Whether the original URL was already asked again after a 401/403.
         public var askedOriginalURL = false
         /// When the episode first failed in this run (the budget counts from here).
         public var firstFailure: ContinuousClock.Instant?
 
-        /// A fresh history.
-        public init() {}
+        /// A fresh history for a partial file that holds `offset` bytes.
+        public init(bestOffset: Int64 = 0) {
+            self.bestOffset = bestOffset
+        }
     }
 
-    /// Decides after `failure` of an attempt that was `resumed` (asked for a range), updating `history`.
-    public func decide(after failure: FailedTransfer, resumed: Bool, history: inout History) -> Decision {
-        let now = ContinuousClock.now
+    /// The least growth that counts as progress: a stalled server that trickles a few bytes per
+    /// attempt, or one that closes every connection after a few kilobytes, is not making any.
+    public static let progressStep: Int64 = 64 * 1024
+
+    /// Decides after `failure` of an attempt that was `resumed` (asked for a range), updating
+    /// `history`, with `now` the current instant and `jitter` a factor in 0.75...1.25 for the wait.
+    public func decide(
+        after failure: FailedTransfer, resumed: Bool, history: inout History,
+        now: ContinuousClock.Instant = .now, jitter: Double = Double.random(in: 0.75...1.25)
+    ) -> Decision {
         if history.firstFailure == nil { history.firstFailure = now }
-        if failure.received > 0 {
-            history.failuresWithoutProgress = 0
+        let progressed = failure.bytes >= history.bestOffset + Self.progressStep
+        if progressed { history.failuresWithoutProgress = 0 }
+        history.bestOffset = max(history.bestOffset, failure.bytes)
+        // A retry that gained something goes at once; one that gained nothing waits and counts.
+        func retry(_ next: Decision) -> Decision {
+            progressed ? next : backOff(then: next, retryAfter: nil, history: &history, at: now, jitter: jitter)
         }
         switch failure.kind {
         case .cancelled:
             return .fail(final: false)
         case .local(let error):
             return Self.storageIsFull(error.code) ? .stopAll : .fail(final: false)
-        case .htmlInsteadOfMedia:
+        case .htmlInsteadOfMedia, .tooLarge:
             return .fail(final: true)
-        case .startOver where resumed:
-            return .startOver
-        case .lengthMismatch(let received, _) where received > 0 && failure.received > 0:
-            return .resumeNow
+        case .startOver:
+            return retry(.startOver(after: nil))
+        case .lengthMismatch:
+            return retry(.resumeNow)
         case .http(let error):
             switch error.kind {
             case .status(401), .status(403):
                 guard !history.askedOriginalURL else { return .fail(final: true) }
                 history.askedOriginalURL = true
                 return .askOriginalURL
-            case .connectionLost where failure.received > 0, .timedOut where failure.received > 0:
-                return .resumeNow
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):
                 return .fail(final: true)
-            case .badContentEncoding where resumed:
-                return .startOver
             case .unsupportedURL, .tooManyRedirects, .bodyTooLarge:
                 return .fail(final: true)
+            case .badContentEncoding where resumed:
+                return retry(.startOver(after: nil))
+            case .connectionLost, .timedOut:
+                return retry(.resumeNow)
             default:
-                return backOff(retryAfter: error.retryAfter, history: &history, now: now)
+                // Busy or unreachable servers are waited for even after progress: asking again
+                // at once would only meet the same answer.
+                return backOff(then: .resumeNow, retryAfter: error.retryAfter, history: &history, at: now, jitter: jitter)
             }
-        case .startOver, .lengthMismatch:
-            return backOff(retryAfter: nil, history: &history, now: now)
         }
     }
 
     /// HTTP statuses below 500 that a later attempt may get past.
     private static let retryableStatuses: Set<Int> = [408, 425, 429]
 
-    /// Counts a failure without progress and picks the wait, or gives up when the count or the
-    /// time budget is spent.
-    private func backOff(retryAfter: Int?, history: inout History, now: ContinuousClock.Instant) -> Decision {
+    /// Counts a failure without progress and waits before `next`, or gives up when the count or
+    /// the time budget is spent.
+    private func backOff(
+        then next: Decision, retryAfter: Int?, history: inout History, at now: ContinuousClock.Instant, jitter: Double
+    ) -> Decision {
         history.failuresWithoutProgress += 1
-        guard history.failuresWithoutProgress < retries else { return .fail(final: false) }
-        let doublings = min(history.failuresWithoutProgress - 1, 16)
+        let attempts = history.failuresWithoutProgress
+        guard attempts < retries else { return .giveUp(attempts: attempts) }
+        let doublings = min(attempts - 1, 16)
         var wait = min(firstWait * (1 << doublings), longestWait)
         // ±25% so many clients (or episodes) that failed together do not come back together.
-        wait = wait * Double.random(in: 0.75...1.25)
+        wait = wait * jitter
         if let retryAfter { wait = max(wait, .seconds(retryAfter)) }
         let spent = now - (history.firstFailure ?? now)
-        guard spent + wait <= budget else { return .fail(final: false) }
-        return .resume(after: wait)
+        guard spent + wait <= budget else { return .giveUp(attempts: attempts) }
+        switch next {
+        case .startOver: return .startOver(after: wait)
+        default: return .resume(after: wait)
+        }
     }
 
     /// True for the errors that stop every download: no space, no quota, a read-only file

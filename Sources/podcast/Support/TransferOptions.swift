@@ -14,6 +14,9 @@ struct TransferOptions: ParsableArguments {
     @Option(help: "Cap the whole run's speed, in bytes per second, with k or M (500k, 2M).")
     var limitRate: String?
 
+    @Option(help: "Stop an episode whose file grows past this size, with k, M or G (500M, 16G; default 16G).")
+    var maxSize: String?
+
     @Option(help: "A transfer slower than 1 KiB/s for this many seconds has stalled; it continues from where it stopped.")
     var stallTimeout: Int?
 
@@ -30,8 +33,11 @@ struct TransferOptions: ParsableArguments {
         if let concurrency, !(1...16).contains(concurrency) {
             throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)")
         }
-        if let limitRate, ByteRate.bytesPerSecond(limitRate) == nil {
+        if let limitRate, ByteCount.bytesPerSecond(limitRate) == nil {
             throw ValidationError("--limit-rate takes bytes per second such as 500k or 2M, not \"\(limitRate)\"")
+        }
+        if let maxSize, ByteCount.parse(maxSize) == nil {
+            throw ValidationError("--max-size takes a size such as 500M or 16G, not \"\(maxSize)\"")
         }
         if let stallTimeout, stallTimeout < 1 { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         if let retries, retries < 1 { throw ValidationError("--retries must be 1 or more") }
@@ -49,7 +55,8 @@ struct TransferOptions: ParsableArguments {
         http.extraHeaders = header
         let settings = TransferEngine.Settings(
             concurrency: concurrency ?? configuration.concurrency ?? 3,
-            rateLimit: limitRate.flatMap(ByteRate.bytesPerSecond) ?? configuration.limitRate, http: http)
+            rateLimit: limitRate.flatMap(ByteCount.bytesPerSecond) ?? configuration.limitRate, http: http,
+            maxEpisodeSize: maxSize.flatMap(ByteCount.parse) ?? configuration.maxEpisodeSize ?? TransferRequest.defaultMaxSize)
         return DownloadBatch(
             store: store, episodesDirectory: episodesDirectory(context: context),
             settings: settings, policy: configuration.retryPolicy(retries: retries))
@@ -69,6 +76,7 @@ struct TransferOptions: ParsableArguments {
         var arguments = ["--episodes-dir", episodesDirectory(context: context)]
         if let concurrency { arguments += ["--concurrency", String(concurrency)] }
         if let limitRate { arguments += ["--limit-rate", limitRate] }
+        if let maxSize { arguments += ["--max-size", maxSize] }
         if let stallTimeout { arguments += ["--stall-timeout", String(stallTimeout)] }
         if let retries { arguments += ["--retries", String(retries)] }
         if let userAgent { arguments += ["--user-agent", userAgent] }

@@ -5,10 +5,10 @@ import Glibc
 /// One running download: its easy handle and its partial file. Lives on the engine thread,
 /// which keeps it alive for as long as its handle is in the multi handle.
 ///
-/// A resumed transfer asks for the rest with `Range` and `If-Range` and decides on the first
-/// body bytes: a 206 that continues exactly where the file stops is appended; a 200 (the file
-/// changed, or the server ignores ranges) truncates the file and is taken whole; anything else
-/// ends with `.startOver`. A 416 is a finished file only when the server's length is ours.
+/// A resumed transfer asks for the rest with `Range` and `If-Range`; what the answer means for the
+/// partial file (append, take whole, complete, start over) is `ResponseCheck`'s verdict, taken on
+/// the first body bytes (or at the end, for an answer without a body). Every piece written is
+/// held to a `BodyLimit`, so no body fills the disk.
 final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
@@ -22,6 +22,8 @@ final class Transfer {
     private var unannounced: Int64
     /// The whole file's length, once the response said.
     private var total: Int64?
+    /// How large the file may grow; known once the response's headers are read.
+    private var limit: BodyLimit
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
     private var checkedResponse = false
@@ -65,6 +67,7 @@ final class Transfer {
         self.request = request
         self.outbox = outbox
         self.limiter = limiter
+        limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
         let offset = request.resume?.offset ?? 0
         descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -80,7 +83,7 @@ final class Transfer {
         }
         written = offset
         unannounced = offset
-        let conditions = request.resume.map { ["If-Range: \($0.validator)"] } ?? []
+        let conditions = request.resume?.validator.map { ["If-Range: \($0)"] } ?? []
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
         guard let easy = CurlEasy(url: request.url, settings: settings, extraHeaders: conditions, acceptEncoding: "identity") else {
@@ -144,8 +147,18 @@ final class Transfer {
         guard code == CURLE_OK else {
             return failed(.http(.curl(code, url: url, curlMessage: easy.errorMessage, settings: settings)))
         }
+        if !checkedResponse {
+            // No body arrived (a 416's may be empty): the verdict is taken on the headers now.
+            switch ResponseCheck.verdict(on: answer, resuming: request.resume) {
+            case .complete: return completed(url: url)
+            case .startOver(let why): return failed(.startOver(why))
+            case .append(let whole): total = whole
+            case .takeWhole where request.resume != nil: return failed(.startOver("the server answered the range request with an empty file"))
+            case .failure, .takeWhole: break
+            }
+        }
         let status = easy.responseCode
-        if status == 416, request.resume != nil { return rangeNotSatisfiable(url: url) }
+        if status == 416, request.resume != nil, discardsBody { return completed(url: url) }
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
         }
@@ -154,7 +167,7 @@ final class Transfer {
             return failed(.lengthMismatch(received: 0, announced: easy.contentLength ?? 0))
         }
         // With an encoding the announced length counts encoded bytes; libcurl checks that itself.
-        if easy.header("content-encoding") == nil, let total, total != written {
+        if !answer.isEncoded, let total, total != written {
             return failed(.lengthMismatch(received: written, announced: total))
         }
         return completed(url: url)
@@ -164,24 +177,6 @@ final class Transfer {
         .completed(CompletedTransfer(
             id: request.id, bytes: written, received: received, effectiveURL: url, contentType: easy.contentType,
             etag: easy.header("etag"), lastModified: easy.header("last-modified")))
-    }
-
-    /// A 416 to a range request: the file is complete only when the server's whole length equals
-    /// both the partial file and the length recorded with it (curl and wget take every 416 as done).
-    private func rangeNotSatisfiable(url: String) -> TransferEvent {
-        let range = ContentRange(easy.header("content-range"))
-        guard let resume = request.resume, let serverTotal = range?.total, range?.first == nil else {
-            return .failed(FailedTransfer(
-                id: request.id, kind: .startOver("the server refused the range request without saying the file's length"),
-                url: url, bytes: written, received: received))
-        }
-        guard serverTotal == resume.offset, resume.total == serverTotal else {
-            return .failed(FailedTransfer(
-                id: request.id,
-                kind: .startOver("the server's file is \(serverTotal) bytes, the partial one \(resume.offset)"),
-                url: url, bytes: written, received: received))
-        }
-        return completed(url: url)
     }
 
     /// libcurl's body callback, on the engine thread: the first piece decides whether the response
@@ -206,6 +201,10 @@ final class Transfer {
             }
             limiter.take(length)
         }
+        if transfer.written + Int64(length) > transfer.limit.bytes {
+            transfer.refusal = .tooLarge(transfer.limit.reason(url: transfer.easy.effectiveURL ?? transfer.request.url))
+            return 0
+        }
         var offset = 0
         while offset < length {
             let result = pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
@@ -225,62 +224,58 @@ final class Transfer {
         return length
     }
 
+    /// The parts of the response `ResponseCheck` reads.
+    private var answer: ResponseCheck.Answer {
+        ResponseCheck.Answer(
+            status: easy.responseCode, contentRange: easy.header("content-range"), etag: easy.header("etag"),
+            lastModified: easy.header("last-modified"), contentEncoding: easy.header("content-encoding"),
+            contentLength: easy.contentLength)
+    }
+
     /// Decides, on the first body bytes, whether the response is what was asked for: nil when it
     /// is (and the partial file is made ready for it), else why not.
     private func acceptResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
-        let status = easy.responseCode
+        let answer = answer
         let url = easy.effectiveURL ?? request.url
-        if status == 416 && request.resume != nil {
-            discardsBody = true
-            return nil
+        let verdict = ResponseCheck.verdict(on: answer, resuming: request.resume)
+        if case .failure = verdict {
+            return .http(.status(answer.status, url: url, retryAfter: easy.retryAfter))
         }
-        guard (200...299).contains(status) else {
-            return .http(.status(status, url: url, retryAfter: easy.retryAfter))
-        }
-        if request.expectsMedia {
+        if request.expectsMedia, answer.status != 416 {
             let type = easy.contentType?.lowercased() ?? ""
             if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") || Self.looksLikeHTML(bytes) {
                 return .htmlInsteadOfMedia
             }
         }
         var startedOver: String?
-        let encoded = easy.header("content-encoding").map { $0.lowercased() != "identity" } ?? false
-        // Ranges of an encoded body count encoded bytes; the partial file holds decoded ones.
-        if status == 206 && encoded { return .startOver("the server compresses the file, so it cannot be continued") }
-        if status == 206 {
-            let range = ContentRange(easy.header("content-range"))
-            guard let resume = request.resume, let range, range.first == resume.offset,
-                range.total != nil, resume.total == nil || range.total == resume.total
-            else { return .startOver(mismatch(range)) }
-            total = range.total
-        } else {
-            if let resume = request.resume {
-                startedOver = whyWhole(resume)
+        switch verdict {
+        case .failure:
+            return nil
+        case .complete:
+            // A 416's body is an error page, never part of the file.
+            discardsBody = true
+            return nil
+        case .startOver(let why):
+            return .startOver(why)
+        case .append(let whole):
+            total = whole
+        case .takeWhole(let whole, let why):
+            if request.resume != nil {
+                startedOver = why
                 guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
                 written = 0
                 unannounced = 0
             }
-            total = encoded ? nil : easy.contentLength
+            total = whole
         }
+        // A compressed body's length counts compressed bytes: only a limit far past it applies.
+        let serverLength = answer.isEncoded ? answer.contentLength : total
+        limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
+        if let total, total > limit.bytes { return .tooLarge(limit.reason(url: url)) }
         outbox.post(.responded(TransferResponse(
-            id: request.id, offset: written, total: total, effectiveURL: url, etag: easy.header("etag"),
-            lastModified: easy.header("last-modified"), encoded: encoded, startedOver: startedOver)))
+            id: request.id, offset: written, total: total, effectiveURL: url, etag: answer.etag,
+            lastModified: answer.lastModified, encoded: answer.isEncoded, startedOver: startedOver)))
         return nil
-    }
-
-    /// Why a 206 does not continue the partial file.
-    private func mismatch(_ range: ContentRange?) -> String {
-        guard let resume = request.resume else { return "the server sent part of the file when the whole was asked for" }
-        guard let range, let first = range.first else { return "the server's partial answer has no usable Content-Range" }
-        if first != resume.offset { return "the server sent bytes from \(first) when \(resume.offset) was asked for" }
-        return "the server's file is now \(range.total.map(String.init) ?? "of unknown length") bytes, not \(resume.total ?? 0)"
-    }
-
-    /// Why a resumed transfer got the whole file (a 200): the file changed, or ranges are not served.
-    private func whyWhole(_ resume: ResumePoint) -> String {
-        let current = easy.header("etag") ?? easy.header("last-modified")
-        if let current, current != resume.validator { return "the file on the server changed since the partial download" }
-        return "the server does not resume downloads (it ignored the range request)"
     }
 
     /// True when the bytes start (after white space) like an HTML document.

@@ -20,13 +20,19 @@ public final class TransferEngine: Sendable {
         public var rateLimit: Int?
         /// Identity, timeouts, redirects and headers of every request.
         public var http: HTTPSettings
+        /// The most bytes one episode's file may hold (`max-episode-size`), asked of every request.
+        public var maxEpisodeSize: Int64
 
-        /// The defaults: 3 at once, 2 per host, no cap.
-        public init(concurrency: Int = 3, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings()) {
+        /// The defaults: 3 at once, 2 per host, no speed cap, files up to 16 GiB.
+        public init(
+            concurrency: Int = 3, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings(),
+            maxEpisodeSize: Int64 = TransferRequest.defaultMaxSize
+        ) {
             self.concurrency = concurrency
             self.connectionsPerHost = connectionsPerHost
             self.rateLimit = rateLimit
             self.http = http
+            self.maxEpisodeSize = maxEpisodeSize
         }
     }
 

@@ -17,11 +17,17 @@ public struct TransferRequest: Sendable, Equatable {
     /// False when the partial file is on a file system in memory: there is no disk to hand its
     /// bytes to as they arrive (`.filled`, and the writeback hint at the end).
     public var writesBack: Bool
+    /// The most bytes the file may hold (`max-episode-size`); a body past it is stopped.
+    public var maxSize: Int64
+
+    /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
+    public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
 
     /// Creates a request.
     public init(
         id: Int, url: String, partialPath: String, expectsMedia: Bool = true, resume: ResumePoint? = nil,
-        notBefore: ContinuousClock.Instant? = nil, expectedLength: Int64? = nil, writesBack: Bool = true
+        notBefore: ContinuousClock.Instant? = nil, expectedLength: Int64? = nil, writesBack: Bool = true,
+        maxSize: Int64 = defaultMaxSize
     ) {
         self.id = id
         self.url = url
@@ -31,24 +37,7 @@ public struct TransferRequest: Sendable, Equatable {
         self.notBefore = notBefore
         self.expectedLength = expectedLength
         self.writesBack = writesBack
-    }
-}
-
-/// Where a transfer continues a partial file, and how the server proves it still has the same file.
-public struct ResumePoint: Sendable, Equatable {
-    /// Bytes of the partial file to keep; the request asks for the rest (`Range: bytes=offset-`).
-    public var offset: Int64
-    /// The strong ETag or Last-Modified those bytes came with, sent as `If-Range`: a server whose
-    /// file changed answers 200 with the whole new file instead of the rest of the old one.
-    public var validator: String
-    /// The whole file's length as the server gave it, when known; a 206 or 416 must agree.
-    public var total: Int64?
-
-    /// Creates a resume point.
-    public init(offset: Int64, validator: String, total: Int64?) {
-        self.offset = offset
-        self.validator = validator
-        self.total = total
+        self.maxSize = maxSize
     }
 }
 
@@ -120,6 +109,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         /// The partial file cannot be continued (the server's answer to the range request does
         /// not fit it): fetch the whole file again. The reason is for the user.
         case startOver(String)
+        /// The body ran past its `BodyLimit`; the reason says which, for the user.
+        case tooLarge(String)
     }
 
     /// The request's id.
@@ -132,6 +123,23 @@ public struct FailedTransfer: Error, Sendable, Equatable {
     public var bytes: Int64 = 0
     /// Bytes received in this attempt: more than zero means the attempt made progress.
     public var received: Int64 = 0
+
+    /// What a server that fails this way again and again keeps doing, for the line that gives up.
+    public var pattern: String {
+        switch kind {
+        case .http(let error):
+            switch error.kind {
+            case .connectionLost: return "closing the connection before the end of the file"
+            case .timedOut: return "stalling (too slow for too long)"
+            case .status(let code): return "answering \(code)"
+            case .hostNotFound, .cannotConnect, .proxy, .tls: return "being unreachable"
+            default: return "sending a broken answer"
+            }
+        case .lengthMismatch: return "sending fewer bytes than it announces"
+        case .startOver: return "sending answers that cannot continue the partial file"
+        default: return "failing"
+        }
+    }
 
     /// One line for the user: what failed and what to do.
     public var reason: String {
@@ -150,6 +158,8 @@ public struct FailedTransfer: Error, Sendable, Equatable {
             return "cancelled"
         case .startOver(let why):
             return "started over: \(why)"
+        case .tooLarge(let why):
+            return why
         }
     }
 }
