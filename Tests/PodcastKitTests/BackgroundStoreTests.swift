@@ -39,14 +39,14 @@ import Testing
 
         let queued = try store.enqueueBatch([Self.item(1), Self.item(2), Self.item(3, url: nil)], options: ["--concurrency", "2"], onComplete: "true")
         #expect(queued.queued == 1 && queued.settled == 2)
-        let waiting = try #require(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2"))
+        let waiting = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")))
         #expect(waiting.state == .queued && waiting.owner == nil)
         #expect(try store.hasQueuedWork())
 
         let work = try #require(try store.takeQueuedWork(for: .current))
         #expect(work.batch.options == ["--concurrency", "2"])
         #expect(work.records.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2")?.owner == .current)
+        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
         #expect(try store.takeQueuedWork(for: .current) == nil)
         #expect(try !store.hasQueuedWork())
     }
@@ -55,13 +55,13 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
         let queued = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
-        var first = try #require(try store.downloadRecord(feed: Self.item(1).feed, identity: "ep-1"))
+        var first = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         first.state = .downloaded
         first.path = directory.path("1.mp3")
         try store.saveDownload(first)
         #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
 
-        try store.deleteDownload(feed: Self.item(2).feed, identity: "ep-2")
+        try store.deleteDownload(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))
         let finished = try store.settleBatches(summaries: directory.path("batches"))
         #expect(finished.map(\.id) == [queued.id])
         #expect(finished.first?.summaryPath == directory.path("batches") + "/\(queued.id).json")
@@ -74,7 +74,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
         _ = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
-        var running = try #require(try store.downloadRecord(feed: Self.item(1).feed, identity: "ep-1"))
+        var running = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         running.state = .downloading
         running.owner = Self.otherLiveOwner
         try store.saveDownload(running)
@@ -82,14 +82,14 @@ import Testing
         let outcome = try store.requestStop(.pause, of: nil)
         #expect(outcome.asked.map(\.identity) == ["ep-1"])
         #expect(outcome.stopped.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2")?.state == .paused)
+        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.state == .paused)
         #expect(try store.takeStopRequests(for: .current).isEmpty)
         let taken = try store.takeStopRequests(for: Self.otherLiveOwner)
         #expect(taken.map(\.identity) == ["ep-1"] && taken.first?.request == .pause)
         #expect(try store.pendingStopRequests().isEmpty)
 
-        let cancelled = try store.requestStop(.cancel, of: [(Self.item(2).feed, "ep-2")])
+        let cancelled = try store.requestStop(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
         #expect(cancelled.stopped.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(feed: Self.item(2).feed, identity: "ep-2") == nil)
+        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")) == nil)
     }
 }

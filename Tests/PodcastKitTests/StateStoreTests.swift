@@ -165,7 +165,7 @@ import Testing
 
             let reopened = try StateStore(path: path)
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
-            #expect(try reopened.downloadRecord(feed: record.feed, identity: record.identity) == record)
+            #expect(try reopened.downloadRecord(EpisodeKey(feed: record.feed, identity: record.identity)) == record)
             #expect(throws: SQLiteError.self) {
                 try reopened.connection.execute("UPDATE downloads SET state = 'lost'")
             }

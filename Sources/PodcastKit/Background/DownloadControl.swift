@@ -9,30 +9,30 @@ public enum DownloadControl {
     /// deleted. Returns what was stopped here, what was asked of live processes, and which of those
     /// had not stopped when the patience ran out.
     public static func stop(
-        _ request: StopRequest, of keys: [(feed: String, identity: String)]?, store: StateStore,
+        _ request: StopRequest, of keys: [EpisodeKey]?, store: StateStore,
         patience: Duration = .seconds(15)
     ) throws(StoreError) -> StopOutcome {
         var outcome = try store.requestStop(request, of: keys)
         deletePartials(of: outcome.stopped, for: request)
         let deadline = ContinuousClock.now + patience
         while true {
-            var orphaned: [(feed: String, identity: String)] = []
+            var orphaned: [EpisodeKey] = []
             var waiting: [DownloadRecord] = []
             for asked in outcome.asked {
-                guard let now = try store.downloadRecord(feed: asked.feed, identity: asked.identity),
+                guard let now = try store.downloadRecord(asked.key),
                     [.queued, .downloading].contains(now.state), let owner = now.owner, owner == asked.owner
                 else { continue }
                 if owner.isAlive {
                     waiting.append(asked)
                 } else {
-                    orphaned.append((asked.feed, asked.identity))
+                    orphaned.append(asked.key)
                 }
             }
             if !orphaned.isEmpty {
                 let late = try store.requestStop(request, of: orphaned)
                 deletePartials(of: late.stopped, for: request)
                 outcome.stopped += late.stopped
-                outcome.asked.removeAll { record in late.stopped.contains { $0.feed == record.feed && $0.identity == record.identity } }
+                outcome.asked.removeAll { record in late.stopped.contains { $0.key == record.key } }
             }
             guard !waiting.isEmpty, ContinuousClock.now < deadline else {
                 outcome.unanswered = waiting

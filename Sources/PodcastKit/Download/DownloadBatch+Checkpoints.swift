@@ -15,7 +15,7 @@ extension DownloadBatch {
     func checkpoint(_ snapshot: [TransferProgress], report: (DownloadUpdate) -> Void) {
         let now = ContinuousClock.now
         var due: [DownloadRecord] = []
-        var others: [(feed: String, identity: String, bytes: Int64, speed: Double)] = []
+        var others: [(key: EpisodeKey, bytes: Int64, speed: Double)] = []
         for progress in snapshot {
             guard let download = active[progress.id] else { continue }
             download.record.speed = progress.speed
@@ -34,7 +34,7 @@ extension DownloadBatch {
                 due.append(download.record)
             } else {
                 download.record.bytes = progress.bytes
-                others.append((download.record.feed, download.record.identity, progress.bytes, progress.speed))
+                others.append((download.record.key, progress.bytes, progress.speed))
             }
         }
         do {
@@ -58,7 +58,7 @@ extension DownloadBatch {
     }
 
     private func item(of record: DownloadRecord) -> DownloadItem? {
-        active.values.first { $0.record.feed == record.feed && $0.record.identity == record.identity }?.item
+        active.values.first { $0.record.key == record.key }?.item
     }
 
     /// Starts writing the bytes of `download` received since the last call to disk, without

@@ -98,7 +98,7 @@ extension DownloadBatch {
             let path = attempt == 1 ? download.preferredPath : download.folder + "/" + fileName(for: item, suffix: " (\(attempt))")
             attempt += 1
             let owner = try store.downloadOwning(path: path)
-            let mine = owner.map { $0.feed == item.feed && $0.identity == item.entry.identity } ?? false
+            let mine = owner == item.key
             if mine {
                 guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
                 return path

@@ -126,7 +126,7 @@ extension DownloadBatch {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
         let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? partialDirectory
-        record.partialPath = directory + "/" + Self.partialName(feed: item.feed, identity: item.entry.identity)
+        record.partialPath = directory + "/" + Self.partialName(of: item.key)
         return record
     }
 
@@ -232,8 +232,8 @@ extension DownloadBatch {
     }
 
     /// The partial file's name: a stable hash of the episode's key.
-    static func partialName(feed: String, identity: String) -> String {
-        StableHash.hex(feed + "\n" + identity) + ".part"
+    static func partialName(of key: EpisodeKey) -> String {
+        StableHash.hex(key.feed + "\n" + key.identity) + ".part"
     }
 
     static func fileSize(_ path: String) -> Int64? {

@@ -28,10 +28,10 @@ extension DownloadBatch {
             return
         }
         for request in requests {
-            if let download = active.values.first(where: { $0.record.feed == request.feed && $0.record.identity == request.identity }) {
+            if let download = active.values.first(where: { $0.record.key == request.key }) {
                 stopRequests.taken[download.id] = request.request
                 engine?.cancel(download.id)
-            } else if let index = takeWaiting(where: { $0.feed == request.feed && $0.entry.identity == request.identity }),
+            } else if let index = takeWaiting(where: { $0.key == request.key }),
                 let download = activeDownload(index, report: report) {
                 carryOut(request.request, on: download, bytes: download.plannedResume?.offset ?? 0, report: report)
             }
@@ -57,7 +57,7 @@ extension DownloadBatch {
             unlink(download.partialPath)
             var outcome = "cancelled"
             do {
-                try store.deleteDownload(feed: download.record.feed, identity: download.record.identity)
+                try store.deleteDownload(download.record.key)
             } catch {
                 // A record left behind has no partial file any more: a later resume starts it over.
                 outcome = "cancelled, but its record could not be removed (\(error)); podcast resume would fetch it again"

@@ -63,6 +63,9 @@ public struct DownloadItem: Sendable, Equatable {
             episodesDirectory: record.episodesDirectory)
     }
 
+    /// The episode this is.
+    public var key: EpisodeKey { EpisodeKey(feed: feed, identity: entry.identity) }
+
     /// How messages name the episode: `episode 3 (Title)`, or `"Title"` without a number.
     public var label: String {
         number.map { "episode \($0) (\(entry.title))" } ?? "\"\(entry.title)\""

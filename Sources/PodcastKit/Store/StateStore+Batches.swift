@@ -34,7 +34,7 @@ extension StateStore {
         guard let url = item.entry.enclosureURL else {
             return DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: "the feed gives no media file for this episode")
         }
-        let existing = try selectDownload(feed: item.feed, identity: item.entry.identity)
+        let existing = try selectDownload(item.key)
         if let existing {
             if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                 return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded")

@@ -14,9 +14,9 @@ extension StateStore {
         case busy(pid: Int32)
     }
 
-    /// The record of episode `identity` of `feed`, if there is one.
-    public func downloadRecord(feed: String, identity: String) throws(StoreError) -> DownloadRecord? {
-        try read { () throws(SQLiteError) in try selectDownload(feed: feed, identity: identity) }
+    /// The record of the episode `key`, if there is one.
+    public func downloadRecord(_ key: EpisodeKey) throws(StoreError) -> DownloadRecord? {
+        try read { () throws(SQLiteError) in try selectDownload(key) }
     }
 
     /// The records of `feed`'s episodes, by identity.
@@ -81,7 +81,7 @@ extension StateStore {
                     claims.append(.claimed(previous: nil))
                     continue
                 }
-                let existing = try selectDownload(feed: record.feed, identity: record.identity)
+                let existing = try selectDownload(record.key)
                 if let existing {
                     if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                         claims.append(.alreadyDownloaded(path: path))
@@ -144,7 +144,7 @@ extension StateStore {
 
     /// Records how far running downloads have got (for `status`), in one transaction; only the
     /// state, `bytes` and `speed` change, so the resume data is untouched.
-    public func recordProgress(_ progress: [(feed: String, identity: String, bytes: Int64, speed: Double)]) throws(StoreError) {
+    public func recordProgress(_ progress: [(key: EpisodeKey, bytes: Int64, speed: Double)]) throws(StoreError) {
         guard !progress.isEmpty else { return }
         try write { () throws(SQLiteError) in
             for entry in progress {
@@ -155,19 +155,19 @@ extension StateStore {
                 try statement.bind(entry.bytes, named: ":bytes")
                 try statement.bind(entry.speed, named: ":speed")
                 try statement.bind(Date().timeIntervalSince1970, named: ":now")
-                try statement.bind(entry.feed, named: ":feed")
-                try statement.bind(entry.identity, named: ":identity")
+                try statement.bind(entry.key.feed, named: ":feed")
+                try statement.bind(entry.key.identity, named: ":identity")
                 try statement.run()
             }
         }
     }
 
     /// The episode whose finished file is `path`, if any.
-    public func downloadOwning(path: String) throws(StoreError) -> (feed: String, identity: String)? {
+    public func downloadOwning(path: String) throws(StoreError) -> EpisodeKey? {
         try read { () throws(SQLiteError) in
             let query = try prepared("SELECT feed, identity FROM downloads WHERE path = :path")
             try query.bind(path, named: ":path")
-            return try query.firstRow { row throws(SQLiteError) in (try row.string(at: 0), try row.string(at: 1)) }
+            return try query.firstRow { row throws(SQLiteError) in EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1)) }
         }
     }
 
@@ -180,10 +180,10 @@ extension StateStore {
     /// Made once: statements run per episode are looked up by their text, which is not built again each time.
     private static let selectDownloadSQL = "SELECT \(downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity"
 
-    func selectDownload(feed: String, identity: String) throws(SQLiteError) -> DownloadRecord? {
+    func selectDownload(_ key: EpisodeKey) throws(SQLiteError) -> DownloadRecord? {
         let query = try prepared(Self.selectDownloadSQL)
-        try query.bind(feed, named: ":feed")
-        try query.bind(identity, named: ":identity")
+        try query.bind(key.feed, named: ":feed")
+        try query.bind(key.identity, named: ":identity")
         return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
     }
 

@@ -36,17 +36,17 @@ extension StateStore {
     /// every unfinished one. `keys` limits it to those episodes (nil: all). A download that a live
     /// process runs gets a request addressed to that process, which stops it at its next progress
     /// poll; any other is paused (resume data kept, no owner) or deleted here.
-    public func requestStop(_ request: StopRequest, of keys: [(feed: String, identity: String)]?) throws(StoreError) -> StopOutcome {
+    public func requestStop(_ request: StopRequest, of keys: [EpisodeKey]?) throws(StoreError) -> StopOutcome {
         try write { () throws(SQLiteError) -> StopOutcome in
             // Requests whose addressee died unanswered would only confuse the next look at them.
             for stale in try selectStopRequests() where !stale.owner.isAlive {
-                try deleteStopRequest(feed: stale.feed, identity: stale.identity)
+                try deleteStopRequest(stale.key)
             }
             let stoppable: Set<DownloadRecord.State> = request == .pause ? [.queued, .downloading] : [.queued, .downloading, .paused, .failed]
             var records: [DownloadRecord] = []
             if let keys {
                 for key in keys {
-                    if let record = try selectDownload(feed: key.feed, identity: key.identity) { records.append(record) }
+                    if let record = try selectDownload(key) { records.append(record) }
                 }
             } else {
                 let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE state != 'downloaded'")
@@ -55,7 +55,7 @@ extension StateStore {
             var outcome = StopOutcome()
             for var record in records where stoppable.contains(record.state) {
                 if [.queued, .downloading].contains(record.state), let owner = record.owner, owner.isAlive {
-                    try address(request, to: owner, feed: record.feed, identity: record.identity)
+                    try address(request, to: owner, key: record.key)
                     outcome.asked.append(record)
                 } else {
                     switch request {
@@ -66,7 +66,7 @@ extension StateStore {
                         record.error = "paused"
                         try upsertDownload(record)
                     case .cancel:
-                        try deleteDownloadRow(feed: record.feed, identity: record.identity)
+                        try deleteDownloadRow(record.key)
                     }
                     outcome.stopped.append(record)
                 }
@@ -108,32 +108,32 @@ extension StateStore {
         }
     }
 
-    private func deleteStopRequest(feed: String, identity: String) throws(SQLiteError) {
+    private func deleteStopRequest(_ key: EpisodeKey) throws(SQLiteError) {
         let statement = try prepared("DELETE FROM download_requests WHERE feed = :feed AND identity = :identity")
-        try statement.bind(feed, named: ":feed")
-        try statement.bind(identity, named: ":identity")
+        try statement.bind(key.feed, named: ":feed")
+        try statement.bind(key.identity, named: ":identity")
         try statement.run()
     }
 
-    /// Deletes the record of episode `identity` of `feed` (a cancelled download).
-    public func deleteDownload(feed: String, identity: String) throws(StoreError) {
-        try write { () throws(SQLiteError) in try deleteDownloadRow(feed: feed, identity: identity) }
+    /// Deletes the record of the episode `key` (a cancelled download).
+    public func deleteDownload(_ key: EpisodeKey) throws(StoreError) {
+        try write { () throws(SQLiteError) in try deleteDownloadRow(key) }
     }
 
-    private func deleteDownloadRow(feed: String, identity: String) throws(SQLiteError) {
+    private func deleteDownloadRow(_ key: EpisodeKey) throws(SQLiteError) {
         let statement = try prepared("DELETE FROM downloads WHERE feed = :feed AND identity = :identity")
-        try statement.bind(feed, named: ":feed")
-        try statement.bind(identity, named: ":identity")
+        try statement.bind(key.feed, named: ":feed")
+        try statement.bind(key.identity, named: ":identity")
         try statement.run()
     }
 
-    private func address(_ request: StopRequest, to owner: ProcessOwner, feed: String, identity: String) throws(SQLiteError) {
+    private func address(_ request: StopRequest, to owner: ProcessOwner, key: EpisodeKey) throws(SQLiteError) {
         let statement = try prepared("""
             INSERT OR REPLACE INTO download_requests (feed, identity, request, owner_pid, owner_boot, owner_start)
             VALUES (:feed, :identity, :request, :pid, :boot, :start)
             """)
-        try statement.bind(feed, named: ":feed")
-        try statement.bind(identity, named: ":identity")
+        try statement.bind(key.feed, named: ":feed")
+        try statement.bind(key.identity, named: ":identity")
         try statement.bind(request.rawValue, named: ":request")
         try statement.bind(Int(owner.pid), named: ":pid")
         try statement.bind(owner.boot, named: ":boot")

@@ -30,13 +30,13 @@ struct Cancel: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        var keys: [(feed: String, identity: String)]?
+        var keys: [EpisodeKey]?
         if !selection.contains(where: { $0.lowercased() == "all" }) {
             guard let listing = try store.currentListing() else {
                 throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
             }
             let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
-            keys = DownloadItem.items(numbers, of: listing).map { ($0.feed, $0.entry.identity) }
+            keys = DownloadItem.items(numbers, of: listing).map(\.key)
         }
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.

@@ -29,7 +29,7 @@ final class ProgressDisplay {
 
         /// Whether the row shows `other` (same feed, same episode).
         func shows(_ other: DownloadItem) -> Bool {
-            item.entry.identity == other.entry.identity && item.feed == other.feed
+            item.key == other.key
         }
     }
 

@@ -11,7 +11,7 @@ struct StopRendering {
     func report(json: Bool, console: Console) {
         let unanswered = outcome.unanswered
         let done = (outcome.stopped + outcome.asked).filter { record in
-            !unanswered.contains { $0.feed == record.feed && $0.identity == record.identity }
+            !unanswered.contains { $0.key == record.key }
         }
         if json {
             let entry = { (record: DownloadRecord, state: String) -> JSONValue in
