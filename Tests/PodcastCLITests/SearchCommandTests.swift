@@ -18,53 +18,53 @@ import Testing
     // MARK: Results
 
     @Test func tableNumbersEveryPodcastWithItsFeed() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_10.txt")
-        let result = try await PodcastBinary(itunes: server).run(["search", "chapo"])
+        let server = try serving("own/itunes/search_podcasts_10.txt")
+        let result = try await PodcastBinary(itunes: server).run(["search", "morning"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 11)
         #expect(lines[0].hasPrefix(" #  Name"))
         #expect(lines[0].hasSuffix("Feed"))
-        #expect(lines[1].hasPrefix(" 1  Chapo"))
-        #expect(lines[1].hasSuffix("https://feeds.acast.com/public/shows/7540dfb3-3c5f-43ae-91d3-aad22b2ede46"))
+        #expect(lines[1].hasPrefix(" 1  Morning Ledger"))
+        #expect(lines[1].hasSuffix("https://feeds.example.com/morning-ledger/rss.xml"))
         #expect(lines[10].hasPrefix("10  "))
         #expect(result.stderr.isEmpty)
     }
 
     @Test func jsonFollowsTheContract() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_10.txt")
-        let result = try await PodcastBinary(itunes: server).run(["search", "--json", "chapo"])
+        let server = try serving("own/itunes/search_podcasts_10.txt")
+        let result = try await PodcastBinary(itunes: server).run(["search", "--json", "morning"])
         #expect(result.status == 0)
         let document = try json(result.stdout)
-        #expect(document["query"] as? String == "chapo")
+        #expect(document["query"] as? String == "morning")
         let results = try #require(document["results"] as? [[String: Any]])
         #expect(results.count == 10)
         #expect(results.map { $0["number"] as? Int } == Array(1...10))
         let keys: Set = ["number", "id", "name", "artist", "feed_url", "genre", "episode_count", "artwork_url", "store_url", "release_date"]
         #expect(results.allSatisfy { Set($0.keys) == keys })
-        #expect(results[0]["id"] as? Int == 1_440_215_666)
-        #expect(results[0]["name"] as? String == "Chapo")
-        #expect(results[0]["episode_count"] as? Int == 17)
-        #expect(results[0]["release_date"] as? String == "2023-01-25T05:01:00Z")
+        #expect(results[0]["id"] as? Int == 1_702_318_845)
+        #expect(results[0]["name"] as? String == "Morning Ledger")
+        #expect(results[0]["episode_count"] as? Int == 23)
+        #expect(results[0]["release_date"] as? String == "2024-03-14T10:00:00Z")
     }
 
     @Test func numbersAreRememberedUntilTheNextSearch() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_10.txt")
+        let server = try serving("own/itunes/search_podcasts_10.txt")
         let podcast = try PodcastBinary(itunes: server)
-        #expect(try await podcast.run(["search", "--limit", "4", "chapo"]).status == 0)
+        #expect(try await podcast.run(["search", "--limit", "4", "morning"]).status == 0)
         let store = try StateStore(path: podcast.stateDirectory + "/state.sqlite")
         let remembered = try #require(try store.lastSearch())
-        #expect(remembered.query == SearchQuery(term: "chapo", limit: 4))
+        #expect(remembered.query == SearchQuery(term: "morning", limit: 4))
         #expect(remembered.results.map(\.number) == [1, 2, 3, 4])
-        #expect(try store.searchResult(number: 1)?.name == "Chapo")
+        #expect(try store.searchResult(number: 1)?.name == "Morning Ledger")
 
-        server.setRoute("/search", .fixed(body: try Fixtures.data("itunes/gnome-podcasts/search_empty.txt")))
+        server.setRoute("/search", .fixed(body: try Fixtures.data("own/itunes/search_empty.txt")))
         #expect(try await podcast.run(["search", "nothing"]).status == 0)
         #expect(try store.lastSearch()?.results.isEmpty == true)
     }
 
     @Test func musicSearchListsSongsAndRemembersTheirPreviews() async throws {
-        let server = try serving("itunes/glennposadas-itunessearch-test/SearchResult.json")
+        let server = try serving("own/itunes/search_mixed_kinds.json")
         let podcast = try PodcastBinary(itunes: server)
         let result = try await podcast.run(["search", "--media", "music", "--limit", "200", "--json", "star"])
         #expect(result.status == 0)
@@ -76,7 +76,7 @@ import Testing
         let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing())
         #expect(listing.source == .previews(term: "star"))
         #expect(listing.items.count == 24)
-        #expect(listing.items[0].title == "Bazzi – Star")
+        #expect(listing.items[0].title == "Mara Quell – Starling Hours")
         #expect(listing.items[0].enclosureURL == results[0]["preview_url"] as? String)
     }
 
@@ -94,8 +94,8 @@ import Testing
     }
 
     @Test func tableFitsTheColumnsItIsGiven() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_10.txt")
-        let result = try await PodcastBinary(itunes: server).run(["search", "chapo"], environment: ["COLUMNS": "70"])
+        let server = try serving("own/itunes/search_podcasts_10.txt")
+        let result = try await PodcastBinary(itunes: server).run(["search", "morning"], environment: ["COLUMNS": "70"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 11)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func noResultsIsSaidOnceAndSucceeds() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_empty.txt")
+        let server = try serving("own/itunes/search_empty.txt")
         let result = try await PodcastBinary(itunes: server).run(["search", "zzzz", "qqq"])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty)
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func countryAndUserAgentComeFromTheConfigurationFile() async throws {
-        let server = try serving("itunes/gnome-podcasts/search_empty.txt")
+        let server = try serving("own/itunes/search_empty.txt")
         let podcast = try PodcastBinary(itunes: server)
         try "country = \"de\"\nuser-agent = \"tester/2\"\n".write(toFile: podcast.configFile, atomically: true, encoding: .utf8)
         #expect(try await podcast.run(["search", "x"]).status == 0)

@@ -25,45 +25,47 @@ import Testing
     }
 
     @Test func podcastSearchNumbersEveryPodcastWithItsFeed() throws {
-        let served = try Served(fixture: "itunes/gnome-podcasts/search_10.txt")
-        let outcome = try served.search(SearchQuery(term: "chapo"))
+        let served = try Served(fixture: "own/itunes/search_podcasts_10.txt")
+        let outcome = try served.search(SearchQuery(term: "morning"))
         #expect(outcome.results.map(\.number) == Array(1...10))
         #expect(outcome.skippedOtherKinds == 0)
         #expect(outcome.results.allSatisfy { $0.feedURL != nil })
         #expect(outcome.results[0] == SearchResult(
-            number: 1, id: 1_440_215_666, name: "Chapo", artist: "VICE",
-            feedURL: "https://feeds.acast.com/public/shows/7540dfb3-3c5f-43ae-91d3-aad22b2ede46",
-            genre: "News", episodeCount: 17,
-            artworkURL: "https://is1-ssl.mzstatic.com/image/thumb/Podcasts116/v4/58/9b/8d/589b8d72-13aa-55cb-463f-ad41096ca9ea/mza_560982554884614556.jpg/600x600bb.jpg",
-            storeURL: "https://podcasts.apple.com/us/podcast/chapo/id1440215666?uo=4",
-            releaseDate: "2023-01-25T05:01:00Z"))
+            number: 1, id: 1_702_318_845, name: "Morning Ledger", artist: "Northfield Audio Co.",
+            feedURL: "https://feeds.example.com/morning-ledger/rss.xml",
+            genre: "News", episodeCount: 23,
+            artworkURL: "https://is1-ssl.artwork.example.com/image/thumb/Podcasts126/v4/06/1d/09/061d0927-f465-8e66-d97b-7ec27e6db5b3/mza_27532400360052966.jpg/600x600bb.jpg",
+            storeURL: "https://podcasts.example.com/us/podcast/morning-ledger/id1702318845?uo=4",
+            releaseDate: "2024-03-14T10:00:00Z"))
+        #expect(outcome.results[1].name == "Täglich Nachrichten – Der Morgen")
+        #expect(outcome.results[2].name == "朝のニュース５分")
     }
 
     @Test func requestCarriesEveryQueryParameter() throws {
-        let served = try Served(fixture: "itunes/gnome-podcasts/search_empty.txt")
+        let served = try Served(fixture: "own/itunes/search_empty.txt")
         _ = try served.search(SearchQuery(term: "rock & roll", media: .music, country: "gb", limit: 7))
         #expect(served.server.requests.first?.target == "/search?term=rock%20%26%20roll&media=music&entity=song&country=GB&limit=7")
     }
 
     @Test func limitCutsTheResults() throws {
-        let served = try Served(fixture: "itunes/gnome-podcasts/search_10.txt")
+        let served = try Served(fixture: "own/itunes/search_podcasts_10.txt")
         let outcome = try served.search(SearchQuery(term: "x", limit: 3))
         #expect(outcome.results.map(\.number) == [1, 2, 3])
     }
 
     @Test func emptyAnswerIsNoResultsNotAnError() throws {
-        let served = try Served(fixture: "itunes/gnome-podcasts/search_empty.txt")
+        let served = try Served(fixture: "own/itunes/search_empty.txt")
         let outcome = try served.search(SearchQuery(term: "zzzz"))
         #expect(outcome.results.isEmpty)
     }
 
     @Test func mixedKindsKeepOnlySongsForMusicAndCountTheRest() throws {
-        let served = try Served(fixture: "itunes/glennposadas-itunessearch-test/SearchResult.json")
+        let served = try Served(fixture: "own/itunes/search_mixed_kinds.json")
         let music = try served.search(SearchQuery(term: "star", media: .music, limit: 200))
         #expect(music.results.count == 24)
         #expect(music.skippedOtherKinds == 26)
-        #expect(music.results[0].name == "Star")
-        #expect(music.results[0].artist == "Bazzi")
+        #expect(music.results[0].name == "Starling Hours")
+        #expect(music.results[0].artist == "Mara Quell")
         #expect(music.results.allSatisfy { $0.previewURL?.hasSuffix(".m4a") == true && $0.feedURL == nil })
 
         let podcasts = try served.search(SearchQuery(term: "star", media: .podcast, limit: 200))
@@ -72,15 +74,15 @@ import Testing
     }
 
     @Test func lookupAnswerKeepsThePodcastAndSkipsEpisodes() throws {
-        let served = try Served(fixture: "itunes/linux-podcast/itunes_lookup.json")
-        let outcome = try served.search(SearchQuery(term: "linux"))
+        let served = try Served(fixture: "own/itunes/lookup_with_episodes.json")
+        let outcome = try served.search(SearchQuery(term: "pinguinpraat"))
         #expect(outcome.results.count == 1)
         #expect(outcome.skippedOtherKinds == 2)
         #expect(outcome.results[0].feedURL?.hasPrefix("http") == true)
     }
 
     @Test func albumsAreNotPodcasts() throws {
-        let served = try Served(fixture: "itunes/igordeveloper23-itunes_search/itunes_search.json")
+        let served = try Served(fixture: "own/itunes/album_search.json")
         let outcome = try served.search(SearchQuery(term: "album"))
         #expect(outcome.results.isEmpty)
         #expect(outcome.skippedOtherKinds == 2)
