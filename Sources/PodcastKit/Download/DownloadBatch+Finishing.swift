@@ -7,75 +7,60 @@ extension DownloadBatch {
     /// next run recognizes in place.
     func finish(_ completed: [CompletedTransfer], report: (DownloadUpdate) -> Void) {
         guard !completed.isEmpty else { return }
-        var placing: [(download: ActiveDownload, done: CompletedTransfer)] = []
+        var placing: [CompletedTransfer] = []
         for done in completed {
             guard let download = active[done.id] else { continue }
-            download.received += done.received
             do {
-                guard try matchesPublishedDigest(download, report: report) else { continue }
+                if let check = download.item.entry.integrity?.check, try !check.verify(file: download.partialPath) {
+                    perform(active[done.id]?.digestMismatched("\(check)", batchStop: stop), for: done.id, report: report)
+                    continue
+                }
                 if syncsToDisk { try FileIO.syncData(download.partialPath) }
                 if madeFolders.insert(download.folder).inserted { try FileIO.makeDirectory(download.folder, mode: 0o755) }
-                placing.append((download, done))
+                placing.append(done)
             } catch {
-                fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
+                perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
             }
         }
-        var placed: [(download: ActiveDownload, path: String)] = []
+        var placed: [(id: Int, path: String)] = []
         do {
             try store.transaction {
-                for (download, done) in placing {
+                for done in placing {
+                    guard let download = active[done.id] else { continue }
                     let path = try moveIntoPlace(download)
-                    download.record.completed(by: done, at: path)
-                    try store.saveDownloaded(download.record)
-                    placed.append((download, path))
+                    active[done.id]?.placed(at: path, by: done)
+                    if let record = active[done.id]?.record { try store.saveDownloaded(record) }
+                    placed.append((done.id, path))
                 }
             }
         } catch {
             // The files placed before the failure are in place; their records went with the rollback.
-            for (download, path) in placed {
-                if let problem = save(download.record) {
-                    report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
-                }
+            for (id, path) in placed {
+                guard let download = active[id], let problem = save(download.record) else { continue }
+                report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
             }
-            for (download, done) in placing where !placed.contains(where: { $0.download === download }) {
-                fail(download, because: "\(error)", bytes: done.bytes, final: false, report: report)
+            for done in placing where !placed.contains(where: { $0.id == done.id }) {
+                perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
             }
         }
         if syncsToDisk {
-            for folder in Set(placed.map(\.download.folder)) {
-                try? FileIO.syncData(folder)
+            for folder in Set(placed.compactMap { active[$0.id]?.folder }) {
+                do {
+                    try FileIO.syncData(folder)
+                } catch {
+                    guard let item = placed.lazy.compactMap({ self.active[$0.id] }).first(where: { $0.folder == folder })?.item else { continue }
+                    report(.warning(item, "could not sync the folder \(folder) (\(error)); after a power loss its new files may be missing"))
+                }
             }
         }
-        for (download, path) in placed {
-            if let declared = download.item.entry.enclosureLength, declared > 1, declared != download.record.bytes {
-                report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(download.record.bytes); kept the server's file"))
+        for (id, path) in placed {
+            guard let download = active[id] else { continue }
+            let bytes = download.record.bytes
+            if let declared = download.item.entry.enclosureLength, declared > 1, declared != bytes {
+                report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(bytes); kept the server's file"))
             }
-            settle(download, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
+            settle(id, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
         }
-    }
-
-    /// Checks the file against the feed's `podcast:integrity` digest, when it gives one. The
-    /// first mismatch fetches the file again from the start (a corrupted transfer or a changed
-    /// file); the second fails the episode: the publisher's file or digest is wrong.
-    private func matchesPublishedDigest(_ download: ActiveDownload, report: (DownloadUpdate) -> Void) throws -> Bool {
-        guard let check = download.item.entry.integrity?.check, try !check.verify(file: download.partialPath) else {
-            return true
-        }
-        if !download.refetchedForIntegrity {
-            download.refetchedForIntegrity = true
-            report(.warning(download.item, "the file does not match the feed's \(check) digest: fetching it again"))
-            unlink(download.partialPath)
-            if let stop {
-                pause(download, bytes: 0, because: stop.reason, report: report)
-            } else {
-                start(download, resume: nil, after: nil)
-            }
-            return false
-        }
-        let reason = "the file does not match the \(check) digest the feed publishes (podcast:integrity), "
-            + "twice; the publisher's file or digest is wrong"
-        fail(download, because: reason, bytes: 0, final: true, report: report)
-        return false
     }
 
     func folder(for item: DownloadItem) -> String {
@@ -91,7 +76,7 @@ extension DownloadBatch {
     /// Gives `download`'s partial file the first of its preferred name, `name (2)`, `name (3)`, …
     /// that is free (or this episode's own). The move never replaces an existing file, so two
     /// processes finishing episodes with the same name cannot overwrite each other's file.
-    private func moveIntoPlace(_ download: ActiveDownload) throws -> String {
+    private func moveIntoPlace(_ download: EpisodeDownload) throws -> String {
         let (partial, item) = (download.partialPath, download.item)
         var attempt = 1
         while true {

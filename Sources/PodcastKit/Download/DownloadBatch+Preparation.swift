@@ -72,8 +72,8 @@ extension DownloadBatch {
     func activate(inFlight: Int, report: (DownloadUpdate) -> Void) {
         var inFlight = inFlight
         while inFlight < activeWindow, let index = nextWaiting() {
-            if let download = activeDownload(index, report: report) {
-                start(download, resume: download.plannedResume, after: nil)
+            if admit(index, report: report) {
+                perform(active[index]?.begin(), for: index, report: report)
                 inFlight += 1
             }
         }
@@ -106,18 +106,22 @@ extension DownloadBatch {
         return indexes
     }
 
-    /// The claimed episode `index` made active: nil when its file is recognized in place or its
-    /// record cannot be read (it is settled then).
-    func activeDownload(_ index: Int, report: (DownloadUpdate) -> Void) -> ActiveDownload? {
+    /// Makes the claimed episode `index` active (its state machine in `active`): false when its
+    /// file is recognized in place or it cannot be prepared (it is settled then).
+    func admit(_ index: Int, report: (DownloadUpdate) -> Void) -> Bool {
         let item = items[index]
         // The claim's record is made again from the item rather than kept: thousands of waiting
         // episodes would otherwise hold a record each.
-        guard let record = claimableRecord(for: item) else { return nil }
+        guard let record = claimableRecord(for: item) else { return false }
         do {
-            return try claimed(index, item, record, previous: previousRecords.removeValue(forKey: index), report: report)
+            guard let download = try claimed(index, item, record, previous: previousRecords.removeValue(forKey: index), report: report) else {
+                return false
+            }
+            active[index] = download
+            return true
         } catch {
             settleEarly(index, item, .failed, error: "\(error)", report: report)
-            return nil
+            return false
         }
     }
 
@@ -135,7 +139,7 @@ extension DownloadBatch {
     private func claimed(
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, previous: DownloadRecord?,
         report: (DownloadUpdate) -> Void
-    ) throws -> ActiveDownload? {
+    ) throws -> EpisodeDownload? {
         var record = claimedRecord
         record.owner = .current
         let partialPath = record.partialPath ?? ""
@@ -159,24 +163,19 @@ extension DownloadBatch {
         if partialFolder != partialDirectory, madeFolders.insert(partialFolder).inserted {
             try FileIO.makeDirectory(partialFolder, mode: 0o755)
         }
-        let download = ActiveDownload(id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path)
-        active[index] = download
-        guard var previous else { return download }
+        guard var previous else {
+            return EpisodeDownload(
+                id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path,
+                previous: nil, resumePlan: nil)
+        }
         if let earlier = previous.partialPath, earlier != partialPath {
             previous.partialPath = Self.adoptPartial(from: earlier, to: partialPath) ? partialPath : nil
         }
-        download.record.adoptResumeData(of: previous)
-        download.history.failuresWithoutProgress = previous.failures
         let (resume, why) = Self.resumePlan(previous, partialPath: partialPath)
-        download.plannedResume = resume
-        // What the partial file already holds is no progress of this run's attempts.
-        download.history.bestOffset = resume?.offset ?? 0
-        if resume == nil {
-            download.record.durableBytes = 0
-            download.record.bytes = 0
-        }
         if let why { report(.warning(item, "started over: \(why)")) }
-        return download
+        return EpisodeDownload(
+            id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path,
+            previous: previous, resumePlan: resume)
     }
 
     /// Moves a partial file an earlier run left elsewhere (another Episodes directory, an older
@@ -220,15 +219,6 @@ extension DownloadBatch {
             return (nil, "the partial file (\(trusted) bytes) is longer than the server's file (\(total) bytes)")
         }
         return (ResumePoint(offset: trusted, etag: previous.etag, lastModified: previous.lastModified, total: previous.total), nil)
-    }
-
-    private func settleEarly(
-        _ index: Int, _ item: DownloadItem, _ state: DownloadResult.State, path: String? = nil, error: String,
-        report: (DownloadUpdate) -> Void
-    ) {
-        let result = DownloadResult(item: item, state: state, path: path, bytes: 0, error: error)
-        results[index] = result
-        report(.finished(result))
     }
 
     /// The partial file's name: a stable hash of the episode's key.

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// Downloads a set of episodes: claims each in the progress buffer (so no episode is fetched
-/// twice, even by two processes), continues partial files from their resume data, runs the
-/// transfers on a `TransferEngine`, retries by `RetryPolicy`, checkpoints progress, and moves each
-/// finished file to its final name.
+/// twice, even by two processes), runs one `EpisodeDownload` state machine per episode, carries
+/// out what the machines ask (transfers on a `TransferEngine`, checkpoints, store writes, endings)
+/// and moves each finished file to its final name.
 ///
 /// Blocks the calling thread until every episode has ended; checkpoints, finishing files and
 /// database writes happen on that thread, never on the engine's.
@@ -13,7 +13,6 @@ public final class DownloadBatch {
     public let store: StateStore
     let episodesDirectory: String
     let settings: TransferEngine.Settings
-    private let policy: RetryPolicy
     private let queue = EventQueue<BatchEvent>()
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     var madeFolders: Set<String> = []
@@ -34,19 +33,19 @@ public final class DownloadBatch {
     var firstWaiting = 0
     /// What the progress buffer held for a waiting episode before it was claimed, if anything.
     var previousRecords: [Int: DownloadRecord] = [:]
-    /// The episodes being fetched, by request id.
-    var active: [Int: ActiveDownload] = [:]
+    /// The episodes being fetched, by request id: one state machine each.
+    var active: [Int: EpisodeDownload] = [:]
     /// Active episodes whose next attempt waits for a retry's back-off.
-    var delayed: Set<Int> = []
-    var results: [Int: DownloadResult] = [:]
+    private var delayed: Set<Int> = []
+    private var results: [Int: DownloadResult] = [:]
     private(set) var stop: BatchOutcome.Stop?
-    /// Hosts that asked (Retry-After) not to be asked again before an instant.
-    private var hostsWaiting: [String: ContinuousClock.Instant] = [:]
+    /// When failed attempts are tried again.
+    private var scheduler: RetryScheduler
     var lastProgressWrite = ContinuousClock.now
     /// Set once the user was told that progress records cannot be written (see `checkpoint`).
     var progressUnrecorded = false
-    /// Pause and cancel requests from other processes (`podcast pause`, `podcast cancel`).
-    var stopRequests = StopRequests()
+    /// When the batch last looked for pause and cancel requests from other processes.
+    var lastStopRequestPoll = ContinuousClock.now
 
     /// A batch writing to `episodesDirectory` and recording progress in `store`.
     public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy()) {
@@ -54,7 +53,7 @@ public final class DownloadBatch {
         self.episodesDirectory = episodesDirectory
         partialDirectory = episodesDirectory + "/.partial"
         self.settings = settings
-        self.policy = policy
+        scheduler = RetryScheduler(policy: policy)
     }
 
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
@@ -86,7 +85,7 @@ public final class DownloadBatch {
             if let stop {
                 // Every episode asked for is claimed, so the ones that never started are paused too.
                 while hasUnclaimed { claimNextGroup(report: report) }
-                pauseWaiting(because: stop.reason, report: report)
+                pauseWaiting(because: stop, report: report)
             } else {
                 if hasUnclaimed { claimNextGroup(report: report) }
                 activate(inFlight: active.count - completed.count - delayed.count, report: report)
@@ -99,36 +98,22 @@ public final class DownloadBatch {
                     halt(.interrupted)
                 case .transfer(.started(let id)):
                     delayed.remove(id)
-                    guard let download = active[id] else { continue }
-                    download.record.state = .downloading
-                    report(.started(download.item))
+                    perform(active[id]?.transferStarted(), for: id, report: report)
                 case .transfer(.responded(let response)):
-                    guard let download = active[response.id] else { continue }
-                    download.accept(response)
-                    if let why = response.startedOver {
-                        report(.warning(download.item, "started over: \(why)"))
-                    }
-                    // A large file's validator is recorded at once, so a kill -9 in its first
-                    // seconds does not cost what arrived; small files wait for their end.
-                    if response.startedOver != nil || (response.total ?? 0) >= Self.recordAtOnceBytes {
-                        download.record.state = .downloading
-                        download.record.dataBoot = ProcessOwner.currentBoot
-                        download.lastCheckpoint = .now
-                        if let problem = save(download.record) {
-                            report(.warning(download.item, "could not record its progress: \(problem)"))
-                        }
-                    }
+                    perform(active[response.id]?.responded(response, now: .now), for: response.id, report: report)
                 case .transfer(.progress(let snapshot)):
                     checkpoint(snapshot, report: report)
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
-                    if let download = active[id] { startWriteback(download, upTo: bytes) }
+                    startWriteback(id, upTo: bytes)
                 case .transfer(.completed(let done)):
+                    active[done.id]?.transferCompleted(done)
                     if completed.isEmpty { finishBy = .now + Self.finishingDelay }
                     completed.append(done)
                 case .transfer(.failed(let failure)):
-                    handle(failure, report: report)
+                    let actions = active[failure.id]?.transferFailed(failure, batchStop: stop, scheduler: &scheduler)
+                    perform(actions, for: failure.id, report: report)
                 }
             }
             // Nothing else running, a full group, or the first of them waited long enough.
@@ -148,100 +133,82 @@ public final class DownloadBatch {
     /// Completed transfers are finished at once when this many wait.
     static let finishingGroup = 64
 
-    /// Starts (or restarts) an attempt: from `resume`, or from the start; not before `after`.
-    func start(_ download: ActiveDownload, resume: ResumePoint?, after wait: Duration?) {
-        guard let engine else { return }
-        download.response = nil
-        download.attemptResumed = resume != nil
-        let notBefore = wait.map { ContinuousClock.now + $0 }
-        if notBefore == nil { delayed.remove(download.id) } else { delayed.insert(download.id) }
+    // MARK: Carrying out what the episodes ask
+
+    /// Carries out `actions`, which episode `id`'s state machine returned (nil: it is not active).
+    func perform(_ actions: [EpisodeDownload.Action]?, for id: Int, report: (DownloadUpdate) -> Void) {
+        for action in actions ?? [] {
+            switch action {
+            case .transfer(let resume, let notBefore):
+                startTransfer(id, resume: resume, notBefore: notBefore)
+            case .cancelTransfer:
+                engine?.cancel(id)
+            case .report(let update):
+                report(update)
+            case .record:
+                guard let download = active[id], let problem = save(download.record) else { continue }
+                report(.warning(download.item, "could not record its progress: \(problem)"))
+            case .checkpoint(let bytes):
+                guard let path = active[id]?.partialPath else { continue }
+                active[id]?.synced(bytes, durable: syncPartial(path, bytes: bytes))
+                perform([.record], for: id, report: report)
+            case .discardPartial:
+                if let path = active[id]?.partialPath { unlink(path) }
+            case .end(let ending):
+                end(id, ending, report: report)
+            case .stopBatch(let reason):
+                halt(reason)
+            }
+        }
+    }
+
+    /// Hands the episode's request to the engine: continuing `resume` (nil: from the start), not
+    /// before `notBefore`.
+    private func startTransfer(_ id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) {
+        guard let engine, let download = active[id] else { return }
+        if notBefore == nil { delayed.remove(id) } else { delayed.insert(id) }
         engine.start(TransferRequest(
-            id: download.id, url: download.record.url, partialPath: download.partialPath, resume: resume,
+            id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
             maxSize: settings.maxEpisodeSize))
     }
 
-    /// Decides what follows a failed attempt.
-    private func handle(_ failure: FailedTransfer, report: (DownloadUpdate) -> Void) {
-        guard let download = active[failure.id] else { return }
-        download.received += failure.received
-        if honourStopRequest(download, failure, report: report) { return }
-        if let stop {
-            pause(download, bytes: failure.bytes, because: stop.reason, report: report)
-            return
-        }
-        switch policy.decide(after: failure, resumed: download.attemptResumed, history: &download.history) {
-        case .resumeNow, .askOriginalURL:
-            start(download, resume: download.resumePoint(at: failure.bytes), after: nil)
-        case .resume(let wait):
-            let until = waitUntil(download, wait: wait, failure: failure)
-            report(.retrying(download.item, until: until, reason: failure.reason))
-            start(download, resume: download.resumePoint(at: failure.bytes), after: until - .now)
-        case .startOver(nil):
-            report(.warning(download.item, failure.reason))
-            start(download, resume: nil, after: nil)
-        case .startOver(let wait?):
-            let until = waitUntil(download, wait: wait, failure: failure)
-            report(.retrying(download.item, until: until, reason: failure.reason))
-            start(download, resume: nil, after: until - .now)
-        case .fail(let final):
-            fail(download, because: failure.reason, bytes: failure.bytes, final: final, report: report)
-        case .giveUp(let attempts):
-            let reason = "gave up after \(attempts) attempts in a row that gained nothing: the server keeps \(failure.pattern); last: \(failure.reason)"
-            fail(download, because: reason, bytes: failure.bytes, final: false, report: report)
-        case .stopAll:
-            guard case .local(let error) = failure.kind else { return }
-            let reason = "cannot write \(error.path ?? download.partialPath): \(error.reason)"
-            halt(.storageFull(reason))
-            pause(download, bytes: failure.bytes, because: reason, report: report)
-        }
-    }
-
-    /// The instant a retry of `download` may start, `wait` from now or later when its host asked
-    /// (Retry-After) not to be asked before then.
-    private func waitUntil(_ download: ActiveDownload, wait: Duration, failure: FailedTransfer) -> ContinuousClock.Instant {
-        let host = Self.host(of: download.record.url)
-        let until = ContinuousClock.now + wait
-        if case .http(let error) = failure.kind, error.retryAfter != nil {
-            hostsWaiting[host] = until
-        }
-        return max(until, hostsWaiting[host] ?? until)
-    }
-
-    /// Stops every transfer; they come back as cancelled failures and are paused.
-    private func halt(_ reason: BatchOutcome.Stop) {
-        guard stop == nil else { return }
-        stop = reason
-        engine?.shutdown()
-    }
-
-    /// Ends `download` as failed, its partial file holding `bytes`; the file stays for
-    /// `podcast resume` unless no retry can help (`final`).
-    func fail(_ download: ActiveDownload, because reason: String, bytes: Int64, final: Bool, report: (DownloadUpdate) -> Void) {
-        var record = download.record
-        record.state = .failed
-        record.error = reason
-        record.finalError = final
-        record.failures = download.history.failuresWithoutProgress
-        if final {
+    /// Ends episode `id` short of a download: its partial file kept (made durable first) or
+    /// removed, its record written or (cancelled) deleted, and its result settled. A store write
+    /// that fails is said in the result, never dropped.
+    private func end(_ id: Int, _ ending: EpisodeDownload.Ending, report: (DownloadUpdate) -> Void) {
+        guard let download = active[id] else { return }
+        var note: String?
+        switch ending {
+        case .cancelled:
             unlink(download.partialPath)
-            record.bytes = 0
-            record.durableBytes = 0
-        } else {
-            sync(download, bytes: bytes, into: &record)
+            do {
+                try store.deleteDownload(download.record.key)
+            } catch {
+                // A record left behind has no partial file any more: a later resume starts it over.
+                note = "but its record could not be removed: \(error); podcast resume would fetch it again"
+            }
+        case .failed(_, _, final: true):
+            unlink(download.partialPath)
+            note = save(download.closingRecord(ending, durable: false)).map { "not recorded: \($0)" }
+        case .paused(_, let bytes), .failed(_, let bytes, final: false):
+            let durable = syncPartial(download.partialPath, bytes: bytes)
+            note = save(download.closingRecord(ending, durable: durable)).map { "not recorded: \($0); podcast resume will start it over" }
         }
-        let error = save(record).map { "\(reason) (and the failure could not be recorded: \($0))" } ?? reason
-        settle(download, DownloadResult(item: download.item, state: .failed, path: nil, bytes: download.received, error: error), report: report)
+        settle(id, download.result(ending, note: note), report: report)
     }
 
-    /// Ends `download` as paused, with its resume data made durable.
-    func pause(_ download: ActiveDownload, bytes: Int64, because reason: String, report: (DownloadUpdate) -> Void) {
-        var record = download.record
-        record.state = .paused
-        record.error = reason
-        sync(download, bytes: bytes, into: &record)
-        let error = save(record).map { "\(reason), but the pause could not be recorded (\($0)); podcast resume will start it over" } ?? reason
-        settle(download, DownloadResult(item: download.item, state: .paused, path: nil, bytes: download.received, error: error), report: report)
+    /// Makes the first `bytes` of the partial file at `path` durable: true when they are on disk
+    /// (or there is no disk, on a file system in memory).
+    func syncPartial(_ path: String, bytes: Int64) -> Bool {
+        guard bytes > 0 else { return false }
+        guard syncsToDisk else { return true }
+        do {
+            try FileIO.syncData(path)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Writes `record` to the store; nil when it was written, else what went wrong, for the
@@ -255,19 +222,25 @@ public final class DownloadBatch {
         }
     }
 
+    /// Stops every transfer; they come back as cancelled failures and are paused.
+    private func halt(_ reason: BatchOutcome.Stop) {
+        guard stop == nil else { return }
+        stop = reason
+        engine?.shutdown()
+    }
+
     /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
     /// partial file stays theirs, with its resume data.
-    private func pauseWaiting(because reason: String, report: (DownloadUpdate) -> Void) {
+    private func pauseWaiting(because stop: BatchOutcome.Stop, report: (DownloadUpdate) -> Void) {
         let indexes = takeAllWaiting()
         guard !indexes.isEmpty else { return }
         // One transaction for them all; each record is still written whole, or not at all.
         var paused: [DownloadItem] = []
         do {
             try store.transaction {
-                for index in indexes {
-                    guard let download = activeDownload(index, report: report) else { continue }
-                    pause(download, bytes: download.plannedResume?.offset ?? 0, because: reason, report: report)
-                    paused.append(download.item)
+                for index in indexes where admit(index, report: report) {
+                    paused.append(items[index])
+                    perform(active[index]?.batchStoppedBeforeStart(stop), for: index, report: report)
                 }
             }
         } catch {
@@ -277,26 +250,22 @@ public final class DownloadBatch {
         }
     }
 
-    /// Makes the first `bytes` of the partial file durable and says so in `record`.
-    func sync(_ download: ActiveDownload, bytes: Int64, into record: inout DownloadRecord) {
-        record.bytes = bytes
-        guard bytes > 0, !syncsToDisk || (try? FileIO.syncData(download.partialPath)) != nil else { return }
-        record.durableBytes = bytes
-        record.dataBoot = ProcessOwner.currentBoot
-    }
-
-    /// Records `result` as the episode's end.
-    func settle(_ download: ActiveDownload, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
-        active[download.id] = nil
-        delayed.remove(download.id)
-        results[download.id] = result
+    /// Records `result` as episode `id`'s end.
+    func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
+        active[id] = nil
+        delayed.remove(id)
+        results[id] = result
         report(.finished(result))
     }
 
-    /// The `host[:port]` part of `url`, which Retry-After waits are kept by.
-    static func host(of url: String) -> String {
-        let afterScheme = url.split(separator: "://", maxSplits: 1).last ?? Substring(url)
-        return String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    /// Records the end of an episode that never became active.
+    func settleEarly(
+        _ index: Int, _ item: DownloadItem, _ state: DownloadResult.State, path: String? = nil, error: String,
+        report: (DownloadUpdate) -> Void
+    ) {
+        let result = DownloadResult(item: item, state: state, path: path, bytes: 0, error: error)
+        results[index] = result
+        report(.finished(result))
     }
 }
 

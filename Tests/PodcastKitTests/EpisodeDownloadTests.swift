@@ -1,0 +1,199 @@
+import CCurl
+import Glibc
+@testable import PodcastKit
+import Testing
+
+/// `EpisodeDownload`: one episode's state machine, event by event, on a clock the test sets.
+@Suite struct EpisodeDownloadTests {
+    private static let url = "http://127.0.0.1:8080/media/one.mp3"
+    private let start = ContinuousClock.now
+    private let item = DownloadItem(
+        number: 1, entry: ListingItem(number: 1, identity: "ep-1", title: "One", enclosureURL: url, enclosureLength: 4_000_000),
+        feed: "http://127.0.0.1:8080/feed.xml", podcastTitle: "Show")
+
+    /// A fresh episode, or one continuing `resume` of an earlier run's record.
+    private func episode(resume: ResumePoint? = nil) -> EpisodeDownload {
+        var record = DownloadRecord(queuing: item, url: Self.url)
+        record.partialPath = "/tmp/x/.partial/one.part"
+        var previous: DownloadRecord?
+        if let resume {
+            previous = record
+            previous?.etag = resume.etag
+            previous?.bytes = resume.offset
+            previous?.total = resume.total
+        }
+        return EpisodeDownload(
+            id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", folder: "/tmp/x/Show",
+            preferredPath: "/tmp/x/Show/one.mp3", previous: previous, resumePlan: resume)
+    }
+
+    private func scheduler(retries: Int = 3) -> RetryScheduler {
+        RetryScheduler(policy: RetryPolicy(retries: retries, firstWait: .seconds(2)), now: { [start] in start }, jitter: { 1 })
+    }
+
+    private func response(total: Int64, etag: String? = "\"e1\"", startedOver: String? = nil) -> TransferResponse {
+        TransferResponse(id: 1, offset: 0, total: total, effectiveURL: Self.url, etag: etag, lastModified: nil, encoded: false, startedOver: startedOver)
+    }
+
+    private func lost(bytes: Int64) -> FailedTransfer {
+        FailedTransfer(id: 1, kind: .http(.curl(CURLE_RECV_ERROR, url: Self.url, curlMessage: "", settings: HTTPSettings())), url: Self.url, bytes: bytes, received: bytes)
+    }
+
+    // MARK: Attempts
+
+    @Test func theFirstAttemptContinuesTheEarlierPartialFile() {
+        let resume = ResumePoint(offset: 1_000, etag: "\"e1\"", lastModified: nil, total: 4_000_000)
+        var download = episode(resume: resume)
+        #expect(download.begin() == [.transfer(resume: resume, notBefore: nil)])
+        #expect(download.record.bytes == 1_000)
+        var fresh = episode()
+        #expect(fresh.begin() == [.transfer(resume: nil, notBefore: nil)])
+    }
+
+    @Test func aLargeAnswerIsRecordedAtOnceAndASmallOneIsNot() {
+        var large = episode()
+        _ = large.begin()
+        #expect(large.responded(response(total: 4_000_000), now: start) == [.record])
+        #expect(large.record.etag == "\"e1\"")
+        #expect(large.record.state == .downloading)
+        var small = episode()
+        _ = small.begin()
+        #expect(small.responded(response(total: 50_000), now: start) == [])
+    }
+
+    @Test func anAnswerThatStartedOverSaysSoAndForgetsWhatWasDurable() {
+        var download = episode(resume: ResumePoint(offset: 1_000, etag: "\"e1\"", lastModified: nil, total: 4_000_000))
+        _ = download.begin()
+        let actions = download.responded(response(total: 5_000_000, etag: "\"e2\"", startedOver: "the file changed"), now: start)
+        #expect(actions == [.report(.warning(item, "started over: the file changed")), .record])
+        #expect(download.record.bytes == 0 && download.record.durableBytes == 0)
+        #expect(download.record.etag == "\"e2\"")
+    }
+
+    // MARK: Checkpoints
+
+    @Test func checkpointsRecordTheValidatorFirstThenSyncBySizeOrTime() {
+        var download = episode()
+        let progress = { (bytes: Int64) in TransferProgress(id: 1, bytes: bytes, total: 40_000_000, speed: 1) }
+        #expect(download.progressed(progress(10), now: start) == .none)
+        _ = download.begin()
+        _ = download.responded(response(total: 40_000_000), now: start)
+        #expect(download.progressed(progress(100), now: start + .seconds(1)) == .progress)
+        download.synced(100, durable: true)
+        #expect(download.progressed(progress(20_000_000), now: start + .seconds(2)) == .sync(bytes: 20_000_000))
+        download.synced(20_000_000, durable: false)
+        #expect(download.record.durableBytes == 100, "a failed sync vouches for nothing new")
+        #expect(download.progressed(progress(20_000_100), now: start + .seconds(3)) == .sync(bytes: 20_000_100))
+        download.synced(20_000_100, durable: true)
+        #expect(download.progressed(progress(20_000_200), now: start + .seconds(4)) == .progress)
+        #expect(download.progressed(progress(20_000_300), now: start + .seconds(14)) == .sync(bytes: 20_000_300))
+    }
+
+    @Test func theFirstProgressOfASmallAnswerRecordsItsValidatorWithoutASync() {
+        var download = episode()
+        _ = download.begin()
+        _ = download.responded(response(total: 50_000), now: start)
+        #expect(download.progressed(TransferProgress(id: 1, bytes: 10_000, total: 50_000, speed: 1), now: start) == .record)
+        #expect(download.record.bytes == 10_000)
+    }
+
+    // MARK: Failures
+
+    @Test func aDropThatGainedContinuesAtOnceFromWhereTheFileStops() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        _ = download.responded(response(total: 4_000_000), now: start)
+        let actions = download.transferFailed(lost(bytes: 500_000), batchStop: nil, scheduler: &retries)
+        #expect(actions == [.transfer(resume: ResumePoint(offset: 500_000, etag: "\"e1\"", lastModified: nil, total: 4_000_000), notBefore: nil)])
+        #expect(download.received == 500_000)
+    }
+
+    @Test func aDropThatGainedNothingWaitsThenGivesUpSayingWhatTheServerKeepsDoing() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        let first = download.transferFailed(lost(bytes: 0), batchStop: nil, scheduler: &retries)
+        #expect(first.last == .transfer(resume: nil, notBefore: start + .seconds(2)))
+        guard case .report(.retrying(_, let until, _)) = first.first else { Issue.record("no retry reported: \(first)"); return }
+        #expect(until == start + .seconds(2))
+        _ = download.transferFailed(lost(bytes: 0), batchStop: nil, scheduler: &retries)
+        let last = download.transferFailed(lost(bytes: 0), batchStop: nil, scheduler: &retries)
+        guard case .end(.failed(let reason, 0, final: false)) = last.first, last.count == 1 else { Issue.record("not given up: \(last)"); return }
+        #expect(reason.hasPrefix("gave up after 3 attempts in a row that gained nothing: the server keeps closing the connection"))
+    }
+
+    @Test func aMissingFileFailsForGoodAndAFullDiskStopsTheBatch() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        let missing = FailedTransfer(id: 1, kind: .http(.status(404, url: Self.url, retryAfter: nil)), url: Self.url)
+        guard case .end(.failed(_, 0, final: true)) = download.transferFailed(missing, batchStop: nil, scheduler: &retries).first else {
+            Issue.record("404 did not fail for good"); return
+        }
+        var full = episode()
+        _ = full.begin()
+        let noSpace = FailedTransfer(id: 1, kind: .local(SystemError(call: "pwrite", path: "/tmp/x/.partial/one.part", code: ENOSPC)), url: Self.url, bytes: 300)
+        let actions = full.transferFailed(noSpace, batchStop: nil, scheduler: &retries)
+        guard case .stopBatch(.storageFull(let why)) = actions.first, case .end(.paused(_, 300)) = actions.last else {
+            Issue.record("a full disk did not stop the batch: \(actions)"); return
+        }
+        #expect(why.hasPrefix("cannot write /tmp/x/.partial/one.part"))
+    }
+
+    // MARK: Stops
+
+    @Test func aPauseAskedWhileRunningStopsTheTransferAndPausesWhenItComesBack() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        #expect(download.stopAsked(.pause) == [.cancelTransfer])
+        let cancelled = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 7_000, received: 7_000)
+        #expect(download.transferFailed(cancelled, batchStop: nil, scheduler: &retries) == [.end(.paused(because: "paused", bytes: 7_000))])
+    }
+
+    @Test func aCancelAskedBeforeTheStartEndsAtOnce() {
+        let download = episode()
+        #expect(download.stopAskedBeforeStart(.cancel) == [.end(.cancelled)])
+        #expect(download.batchStoppedBeforeStart(.interrupted) == [.end(.paused(because: "interrupted", bytes: 0))])
+    }
+
+    @Test func aStoppedBatchPausesEveryFailedTransferInsteadOfRetrying() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        let cancelled = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 9_000)
+        #expect(download.transferFailed(cancelled, batchStop: .interrupted, scheduler: &retries) == [.end(.paused(because: "interrupted", bytes: 9_000))])
+    }
+
+    // MARK: Digest
+
+    @Test func aDigestMismatchFetchesOnceMoreThenFailsForGood() {
+        var download = episode()
+        _ = download.begin()
+        let again = download.digestMismatched("sha256", batchStop: nil)
+        #expect(again.dropFirst() == [.discardPartial, .transfer(resume: nil, notBefore: nil)])
+        guard case .end(.failed(let reason, 0, final: true)) = download.digestMismatched("sha256", batchStop: nil).first else {
+            Issue.record("second mismatch did not fail"); return
+        }
+        #expect(reason.contains("twice"))
+    }
+
+    // MARK: Endings
+
+    @Test func aPausedRecordVouchesOnlyForWhatWasSynced() {
+        let download = episode()
+        let synced = download.closingRecord(.paused(because: "paused", bytes: 5_000), durable: true)
+        #expect(synced.state == .paused && synced.bytes == 5_000 && synced.durableBytes == 5_000)
+        let unsynced = download.closingRecord(.paused(because: "paused", bytes: 5_000), durable: false)
+        #expect(unsynced.bytes == 5_000 && unsynced.durableBytes == 0)
+        let final = download.closingRecord(.failed(because: "404", bytes: 5_000, final: true), durable: true)
+        #expect(final.state == .failed && final.finalError && final.bytes == 0)
+    }
+
+    @Test func aResultSaysWhenItsRecordCouldNotBeWritten() {
+        let download = episode()
+        #expect(download.result(.paused(because: "paused", bytes: 1), note: "not recorded: disk I/O error").error == "paused (not recorded: disk I/O error)")
+        #expect(download.result(.cancelled).state == .skipped)
+    }
+}
