@@ -16,7 +16,7 @@ extension DownloadBatch {
                     continue
                 }
                 if syncsToDisk { try FileIO.syncData(download.partialPath) }
-                if madeFolders.insert(download.folder).inserted { try FileIO.makeDirectory(download.folder, mode: 0o755) }
+                try placement.makeFolder(download.folder)
                 placing.append(done)
             } catch {
                 perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
@@ -27,7 +27,7 @@ extension DownloadBatch {
             try store.transaction {
                 for done in placing {
                     guard let download = active[done.id] else { continue }
-                    let path = try moveIntoPlace(download)
+                    let path = try placement.moveIntoPlace(download, store: store)
                     active[done.id]?.placed(at: path, by: done)
                     if let record = active[done.id]?.record { try store.saveDownloaded(record) }
                     placed.append((done.id, path))
@@ -60,36 +60,6 @@ extension DownloadBatch {
                 report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(bytes); kept the server's file"))
             }
             settle(id, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
-        }
-    }
-
-    func folder(for item: DownloadItem) -> String {
-        (item.episodesDirectory ?? episodesDirectory) + "/" + EpisodeFileName.folder(podcastTitle: item.podcastTitle)
-    }
-
-    func fileName(for item: DownloadItem, suffix: String) -> String {
-        EpisodeFileName.file(
-            title: item.entry.title, published: item.entry.published, mediaType: item.entry.enclosureType,
-            url: item.entry.enclosureURL ?? "", suffix: suffix)
-    }
-
-    /// Gives `download`'s partial file the first of its preferred name, `name (2)`, `name (3)`, …
-    /// that is free (or this episode's own). The move never replaces an existing file, so two
-    /// processes finishing episodes with the same name cannot overwrite each other's file.
-    private func moveIntoPlace(_ download: EpisodeDownload) throws -> String {
-        let (partial, item) = (download.partialPath, download.item)
-        var attempt = 1
-        while true {
-            let path = attempt == 1 ? download.preferredPath : download.folder + "/" + fileName(for: item, suffix: " (\(attempt))")
-            attempt += 1
-            let owner = try store.downloadOwning(path: path)
-            let mine = owner == item.key
-            if mine {
-                guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
-                return path
-            }
-            guard owner == nil else { continue }
-            if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
         }
     }
 }

@@ -22,7 +22,7 @@ extension DownloadBatch {
         for request in requests {
             if let id = active.first(where: { $0.value.record.key == request.key })?.key {
                 perform(active[id]?.stopAsked(request.request), for: id, report: report)
-            } else if let index = takeWaiting(where: { $0.key == request.key }), admit(index, report: report) {
+            } else if let index = claims.takeWaiting(where: { items[$0].key == request.key }), admit(index, report: report) {
                 perform(active[index]?.stopAskedBeforeStart(request.request), for: index, report: report)
             }
         }

@@ -11,28 +11,18 @@ import Glibc
 public final class DownloadBatch {
     /// The progress buffer the batch records its episodes in.
     public let store: StateStore
-    let episodesDirectory: String
     let settings: TransferEngine.Settings
     private let queue = EventQueue<BatchEvent>()
-    /// Folders made in this batch, so a thousand episodes of one podcast make it once.
-    var madeFolders: Set<String> = []
-    /// Whether each podcast folder existed when the batch first looked (see `folderExisted`).
-    var foldersFound: [String: Bool] = [:]
+    /// Where finished files go.
+    var placement: EpisodePlacement
     /// False when the Episodes directory is on a file system in memory, where syncs are no-ops.
     private(set) var syncsToDisk = true
 
     var engine: TransferEngine?
     /// The batch's episodes; request ids are indexes into it.
     var items: [DownloadItem] = []
-    /// Items from this index on are not claimed yet (see `claimNextGroup`).
-    var nextToClaim = 0
-    /// How many items the next claim takes.
-    var claimGroupSize = firstClaims
-    /// Claimed episodes not yet started, oldest first, from `firstWaiting` on (see `activate`).
-    var waiting: [Int] = []
-    var firstWaiting = 0
-    /// What the progress buffer held for a waiting episode before it was claimed, if anything.
-    var previousRecords: [Int: DownloadRecord] = [:]
+    /// The items not active yet: unclaimed, or claimed and waiting to start.
+    var claims = ClaimQueue(count: 0)
     /// The episodes being fetched, by request id: one state machine each.
     var active: [Int: EpisodeDownload] = [:]
     /// Active episodes whose next attempt waits for a retry's back-off.
@@ -50,7 +40,7 @@ public final class DownloadBatch {
     /// A batch writing to `episodesDirectory` and recording progress in `store`.
     public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy()) {
         self.store = store
-        self.episodesDirectory = episodesDirectory
+        placement = EpisodePlacement(episodesDirectory: episodesDirectory)
         partialDirectory = episodesDirectory + "/.partial"
         self.settings = settings
         scheduler = RetryScheduler(policy: policy)
@@ -77,6 +67,7 @@ public final class DownloadBatch {
         defer { engine.shutdown() }
 
         self.items = items
+        claims = ClaimQueue(count: items.count)
 
         // Completed transfers are finished in groups (one transaction each), not one by one.
         var completed: [CompletedTransfer] = []
@@ -232,7 +223,7 @@ public final class DownloadBatch {
     /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
     /// partial file stays theirs, with its resume data.
     private func pauseWaiting(because stop: BatchOutcome.Stop, report: (DownloadUpdate) -> Void) {
-        let indexes = takeAllWaiting()
+        let indexes = claims.takeAllWaiting()
         guard !indexes.isEmpty else { return }
         // One transaction for them all; each record is still written whole, or not at all.
         var paused: [DownloadItem] = []

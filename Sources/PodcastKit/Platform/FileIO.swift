@@ -29,6 +29,13 @@ public enum FileIO {
         podcast_file_system_in_memory(path) == 1
     }
 
+    /// The size of the regular file at `path`, or nil when there is none (or it is not a regular file).
+    public static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// Flushes the data of the file (or directory) at `path` to disk.
     public static func syncData(_ path: String) throws(SystemError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -1,0 +1,38 @@
+import Glibc
+
+/// Where an episode continues after a restart (a crash, a kill -9, a reboot, `podcast resume`):
+/// from what the earlier run's record vouches for and what its partial file holds.
+enum ResumePlan {
+    /// Where the partial file of an earlier run can be continued, or why it cannot (nil reason:
+    /// there was nothing worth keeping). After a kill -9 in the same boot every byte in the file
+    /// is trusted (the page cache holds them); after a reboot only the durable ones.
+    static func plan(_ previous: DownloadRecord, partialPath: String) -> (ResumePoint?, why: String?) {
+        guard previous.partialPath == partialPath, let size = FileIO.regularFileSize(partialPath), size > 0 else { return (nil, nil) }
+        let sameBoot = previous.dataBoot == ProcessOwner.currentBoot
+        // Every count in the record was true of the file when written; a file holding less has
+        // lost data the record vouched for, and nothing in it can be trusted.
+        let vouched = sameBoot ? previous.bytes : previous.durableBytes
+        if vouched > size {
+            return (nil, "the record says \(vouched) bytes were saved but the partial file holds \(size)")
+        }
+        let trusted = sameBoot ? size : previous.durableBytes
+        guard trusted > 0 else { return (nil, nil) }
+        guard previous.resumeValidator != nil else {
+            return (nil, "no ETag or Last-Modified was recorded to check the partial file against")
+        }
+        if let total = previous.total, trusted > total {
+            return (nil, "the partial file (\(trusted) bytes) is longer than the server's file (\(total) bytes)")
+        }
+        return (ResumePoint(offset: trusted, etag: previous.etag, lastModified: previous.lastModified, total: previous.total), nil)
+    }
+
+    /// Moves a partial file an earlier run left elsewhere (another Episodes directory, an older
+    /// layout) to `path`, so it is continued rather than orphaned; one that cannot be moved (another
+    /// file system) is removed, since nothing would ever continue it. True when it was moved.
+    static func adoptPartial(from earlier: String, to path: String) -> Bool {
+        guard FileIO.regularFileSize(earlier) != nil else { return false }
+        if rename(earlier, path) == 0 { return true }
+        unlink(earlier)
+        return false
+    }
+}
