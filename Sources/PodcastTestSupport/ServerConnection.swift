@@ -106,6 +106,10 @@ struct ServerConnection {
 
     /// Sends a response as its delivery says; true when the connection may carry another request.
     private func deliver(_ response: ServerResponse, method: String, minorVersion: Int, keepAlive: Bool) throws -> Bool {
+        if case .raw(let write) = response {
+            try write(RawResponseWriter(socket: socket))
+            return false
+        }
         guard case .message(let head, var body, let delivery) = response else {
             socket.discardUntilClosed()
             return false

@@ -6,6 +6,8 @@ enum ServerResponse {
     case silent
     /// Send a status line, fields and body, paced or broken off as `delivery` says.
     case message(ResponseHead, ResponseBody, ResponseDelivery)
+    /// Let the route write the bytes itself (status line and framing included), then close.
+    case raw((RawResponseWriter) throws -> Void)
 
     /// A complete response with a short text body, for the server's own answers (404, 400, 431 …).
     static func text(_ status: Int, _ text: String, fields: [(String, String)] = []) -> ServerResponse {

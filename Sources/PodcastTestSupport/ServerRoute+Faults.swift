@@ -42,7 +42,7 @@ public final class ServedBytes: Sendable {
     /// Body bytes offered so far.
     public var total: Int { count.withLock { $0 } }
 
-    fileprivate func add(_ bytes: Int) {
+    func add(_ bytes: Int) {
         count.withLock { $0 += bytes }
     }
 }

@@ -19,6 +19,8 @@ extension ServerRoute {
                 return resource.response(to: request)
             case .noResponse:
                 return .silent
+            case .raw(let write):
+                return .raw { try write(request, $0) }
             }
         }
         return .text(500, "handlers nested deeper than \(Self.handlerDepthLimit)\n")

@@ -11,6 +11,8 @@ public struct ServerRoute: Sendable {
         case gzip(GzipResource)
         case noResponse
         case handler(@Sendable (RecordedRequest) -> ServerRoute)
+        /// Writes the whole answer itself, framing included, then the connection closes.
+        case raw(@Sendable (RecordedRequest, RawResponseWriter) throws -> Void)
     }
 
     let behaviour: Behaviour
