@@ -65,7 +65,7 @@ import Testing
         let finished = try store.settleBatches(summaries: directory.path("batches"))
         #expect(finished.map(\.id) == [queued.id])
         #expect(finished.first?.summaryPath == directory.path("batches") + "/\(queued.id).json")
-        #expect(finished.first?.results.map(\.state) == [.downloaded, .skipped])
+        #expect(finished.first?.results.map(\.state) == [.downloaded, .cancelled])
         #expect(finished.first?.results.last?.error == "cancelled")
         #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
     }

@@ -194,6 +194,6 @@ import Testing
     @Test func aResultSaysWhenItsRecordCouldNotBeWritten() {
         let download = episode()
         #expect(download.result(.paused(because: "paused", bytes: 1), note: "not recorded: disk I/O error").error == "paused (not recorded: disk I/O error)")
-        #expect(download.result(.cancelled).state == .skipped)
+        #expect(download.result(.cancelled).state == .cancelled)
     }
 }

@@ -77,14 +77,14 @@ import Testing
 
     // MARK: Starting over
 
-    /// A partial file the answer cannot continue starts over at once after progress, and waits
-    /// and counts when starting over gained nothing: a server that answers every range with a
-    /// changed file cannot loop.
-    @Test func startingOverCountsUnlessItGainedSomething() {
+    /// A partial file the answer cannot continue (the file changed) starts over at once the first
+    /// time, uncounted; after that starting over waits and counts unless it gained something, so
+    /// a server that answers every range with a changed file cannot loop.
+    @Test func startingOverIsFreeOnceThenCountsUnlessItGainedSomething() {
         var history = RetryPolicy.History(bestOffset: 200_000)
         let changed = failure(.startOver("the file changed"), bytes: 200_000, received: 0)
-        #expect(decisions([changed, changed, changed], history: &history)
-            == [.startOver(after: .seconds(2)), .startOver(after: .seconds(4)), .giveUp(attempts: 3)])
+        #expect(decisions([changed, changed, changed, changed], history: &history)
+            == [.startOver(after: nil), .startOver(after: .seconds(2)), .startOver(after: .seconds(4)), .giveUp(attempts: 3)])
         var fresh = RetryPolicy.History()
         #expect(decisions([failure(.startOver("changed"), bytes: RetryPolicy.progressStep)], history: &fresh) == [.startOver(after: nil)])
     }

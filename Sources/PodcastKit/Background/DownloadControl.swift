@@ -18,9 +18,11 @@ public enum DownloadControl {
         while true {
             var orphaned: [EpisodeKey] = []
             var waiting: [DownloadRecord] = []
+            var finished: [DownloadRecord] = []
             for asked in outcome.asked {
-                guard let now = try store.downloadRecord(asked.key),
-                    [.queued, .downloading].contains(now.state), let owner = now.owner, owner == asked.owner
+                let now = try store.downloadRecord(asked.key)
+                if let now, now.state == .downloaded { finished.append(now) }
+                guard let now, [.queued, .downloading].contains(now.state), let owner = now.owner, owner == asked.owner
                 else { continue }
                 if owner.isAlive {
                     waiting.append(asked)
@@ -36,6 +38,8 @@ public enum DownloadControl {
             }
             guard !waiting.isEmpty, ContinuousClock.now < deadline else {
                 outcome.unanswered = waiting
+                outcome.finishedFirst = finished
+                outcome.asked.removeAll { record in finished.contains { $0.key == record.key } }
                 return outcome
             }
             usleep(50_000)

@@ -59,7 +59,7 @@ extension DownloadBatch {
             if let declared = download.item.entry.enclosureLength, declared > 1, declared != bytes {
                 report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(bytes); kept the server's file"))
             }
-            settle(id, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil), report: report)
+            settle(id, DownloadResult(item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil, fileSize: bytes), report: report)
         }
     }
 }

@@ -114,9 +114,9 @@ extension DownloadRecord {
 
 /// How one asked-for episode ended.
 public struct DownloadResult: Sendable, Equatable {
-    /// The contract's states.
-    public enum State: String, Sendable {
-        case downloaded, skipped, failed, paused
+    /// The contract's states, and `cancelled` for an episode `podcast cancel` withdrew.
+    public enum State: String, Sendable, CaseIterable {
+        case downloaded, skipped, failed, paused, cancelled
     }
 
     /// The item.
@@ -125,10 +125,28 @@ public struct DownloadResult: Sendable, Equatable {
     public var state: State
     /// The finished file, when there is one.
     public var path: String?
-    /// Bytes fetched in this run.
+    /// Bytes fetched in this run (more than the file when attempts were repeated, fewer when it
+    /// was resumed).
     public var bytes: Int64
     /// Why it failed or was skipped, one line; nil when it was downloaded.
     public var error: String?
+    /// The finished file's size, for a downloaded episode.
+    public var fileSize: Int64?
+
+    /// Creates a result.
+    public init(item: DownloadItem, state: State, path: String?, bytes: Int64, error: String?, fileSize: Int64? = nil) {
+        self.item = item
+        self.state = state
+        self.path = path
+        self.bytes = bytes
+        self.error = error
+        self.fileSize = fileSize
+    }
+
+    /// True when the episode is where it was asked to be: downloaded, or found already there.
+    public var succeeded: Bool {
+        state == .downloaded || state == .skipped
+    }
 }
 
 /// What a running batch tells its caller, in order, on the caller's thread.

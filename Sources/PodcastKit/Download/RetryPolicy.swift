@@ -50,6 +50,10 @@ public struct RetryPolicy: Sendable {
         public var bestOffset: Int64 = 0
         /// Whether the original URL was already asked again after a 401/403.
         public var askedOriginalURL = false
+        /// Whether the partial file was already given up once because the server's answer could
+        /// not continue it (the file changed, ranges not served): that first start over is taken
+        /// at once and not counted; a server that does it again and again is.
+        public var startedOver = false
         /// When the episode first failed in this run (the budget counts from here).
         public var firstFailure: ContinuousClock.Instant?
 
@@ -85,6 +89,10 @@ public struct RetryPolicy: Sendable {
         case .htmlInsteadOfMedia, .tooLarge:
             return .fail(final: true)
         case .startOver:
+            guard history.startedOver else {
+                history.startedOver = true
+                return .startOver(after: nil)
+            }
             return retry(.startOver(after: nil))
         case .lengthMismatch:
             return retry(.resumeNow)

@@ -124,7 +124,7 @@ extension StateStore {
                 WHERE downloads.feed = batch_items.feed AND downloads.identity = batch_items.identity
                     AND downloads.state IN ('downloaded', 'failed') AND batch_items.outcome IS NULL
                     AND batch_items.batch IN (SELECT id FROM batches WHERE finished_at IS NULL);
-                UPDATE batch_items SET outcome = 'skipped', error = 'cancelled'
+                UPDATE batch_items SET outcome = 'cancelled', error = 'cancelled'
                 WHERE outcome IS NULL AND batch IN (SELECT id FROM batches WHERE finished_at IS NULL)
                     AND NOT EXISTS (SELECT 1 FROM downloads WHERE feed = batch_items.feed AND identity = batch_items.identity);
                 """)

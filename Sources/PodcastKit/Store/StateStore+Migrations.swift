@@ -264,6 +264,36 @@ extension StateStore {
                 CREATE UNIQUE INDEX downloads_by_path ON downloads (path) WHERE path IS NOT NULL;
                 """
         ),
+        Migration(
+            summary: "a batch's episode can end cancelled, no longer counted as skipped",
+            sql: """
+                -- A CHECK cannot be altered: the table is rebuilt (SQLite's documented procedure).
+                -- Episodes recorded as skipped with the error 'cancelled' were cancelled.
+                CREATE TABLE batch_items_rebuilt (
+                    batch    INTEGER NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+                    feed     TEXT    NOT NULL,
+                    identity TEXT    NOT NULL,
+                    number   INTEGER,
+                    guid     TEXT,
+                    podcast  TEXT    NOT NULL,
+                    title    TEXT    NOT NULL,
+                    outcome  TEXT    CHECK (
+                        outcome = 'downloaded' OR outcome = 'skipped' OR outcome = 'failed' OR outcome = 'cancelled'),
+                    path     TEXT,
+                    bytes    INTEGER,
+                    error    TEXT,
+                    PRIMARY KEY (batch, feed, identity)
+                ) STRICT;
+                INSERT INTO batch_items_rebuilt (batch, feed, identity, number, guid, podcast, title, outcome, path, bytes, error)
+                SELECT batch, feed, identity, number, guid, podcast, title,
+                    CASE WHEN outcome = 'skipped' AND error = 'cancelled' THEN 'cancelled' ELSE outcome END,
+                    path, bytes, error
+                FROM batch_items;
+                DROP TABLE batch_items;
+                ALTER TABLE batch_items_rebuilt RENAME TO batch_items;
+                CREATE INDEX batch_items_by_download ON batch_items (feed, identity);
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -29,6 +29,9 @@ public struct StopOutcome: Sendable, Equatable {
     public var stopped: [DownloadRecord] = []
     /// Of `asked`, the downloads still running when the caller stopped waiting.
     public var unanswered: [DownloadRecord] = []
+    /// Of `asked`, the downloads that finished before their process got to the request: kept,
+    /// since the file is whole.
+    public var finishedFirst: [DownloadRecord] = []
 }
 
 extension StateStore {

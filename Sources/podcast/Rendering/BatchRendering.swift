@@ -22,7 +22,7 @@ struct BatchRendering {
         guard let finished = batch.finished else {
             return "batch \(batch.id) open: \(batch.results.count) of \(batch.results.count + batch.pending) episodes settled"
         }
-        let counts = "downloaded \(batch.count(.downloaded)), skipped \(batch.count(.skipped)), failed \(batch.count(.failed))"
+        let counts = DownloadRendering.counts(batch.results)
         return "batch \(batch.id) finished \(UTCDate.iso8601(finished)): \(counts)" + (batch.summaryPath.map { "; summary \($0)" } ?? "")
     }
 }

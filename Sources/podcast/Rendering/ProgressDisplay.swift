@@ -99,10 +99,14 @@ final class ProgressDisplay {
     private func line(for result: DownloadResult) -> String {
         let name = result.item.label
         switch result.state {
-        case .downloaded: return "downloaded \(name): \(Self.bytes(result.bytes)) → \(result.path ?? "")"
+        case .downloaded:
+            let size = result.fileSize ?? result.bytes
+            let fetched = size == result.bytes ? "" : " (fetched \(Self.bytes(result.bytes)))"
+            return "downloaded \(name): \(Self.bytes(size))\(fetched) → \(result.path ?? "")"
         case .skipped: return "skipped \(name): \(result.error ?? "nothing to do")"
         case .failed: return "error: \(name): \(result.error ?? "failed")"
-        case .paused: return "paused \(name)"
+        case .paused: return "paused \(name)" + (result.error.map { $0 == "paused" ? "" : ": \($0)" } ?? "")
+        case .cancelled: return "cancelled \(name)"
         }
     }
 

@@ -99,6 +99,8 @@ struct StatusRendering {
                     ("downloaded", .int(batch.count(.downloaded))),
                     ("skipped", .int(batch.count(.skipped))),
                     ("failed", .int(batch.count(.failed))),
+                    ("paused", .int(batch.count(.paused))),
+                    ("cancelled", .int(batch.count(.cancelled))),
                     ("summary", .string(batch.summaryPath)),
                 ])
             })),

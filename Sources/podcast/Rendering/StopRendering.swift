@@ -21,14 +21,19 @@ struct StopRendering {
                 ])
             }
             console.print(JSONValue.object([
-                ("downloads", .array(done.map { entry($0, verb) } + unanswered.map { entry($0, "downloading") })),
+                ("downloads", .array(
+                    done.map { entry($0, verb) } + unanswered.map { entry($0, "downloading") }
+                        + outcome.finishedFirst.map { entry($0, "downloaded") })),
             ]).serialized(pretty: console.stdoutIsTerminal))
         }
-        guard !done.isEmpty || !unanswered.isEmpty else {
+        guard !done.isEmpty || !unanswered.isEmpty || !outcome.finishedFirst.isEmpty else {
             console.message("nothing to \(verb == "paused" ? "pause" : "cancel"): no download is \(verb == "paused" ? "queued or running" : "unfinished")")
             return
         }
         for record in done { console.message("\(verb) \"\(record.title)\"") }
+        for record in outcome.finishedFirst {
+            console.message("\"\(record.title)\" finished downloading before it could be \(verb); kept at \(record.path ?? "")")
+        }
         for record in unanswered {
             console.warning("process \(record.owner?.pid ?? 0) has not stopped \"\(record.title)\" yet; it will at its next progress report")
         }

@@ -29,7 +29,9 @@ enum DownloadSession {
             context.console.message("error: stopped every download: \(reason); free some space, then run podcast resume")
             throw ExitCode(ExitStatus.operationFailed)
         case nil:
-            if outcome.results.contains(where: { $0.state == .failed }) {
+            // Everything asked for succeeded, or the exit says it did not: a failed, paused or
+            // cancelled episode is not downloaded.
+            if !outcome.results.allSatisfy(\.succeeded) {
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }

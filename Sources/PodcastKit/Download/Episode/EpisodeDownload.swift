@@ -270,7 +270,7 @@ extension EpisodeDownload {
         let (state, reason): (DownloadResult.State, String) = switch ending {
         case .paused(let why, _): (.paused, why)
         case .failed(let why, _, _): (.failed, why)
-        case .cancelled: (.skipped, "cancelled")
+        case .cancelled: (.cancelled, "cancelled")
         }
         return DownloadResult(item: item, state: state, path: nil, bytes: received, error: note.map { "\(reason) (\($0))" } ?? reason)
     }
