@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PodcastKit
 import PodcastTestSupport
 import Testing
@@ -263,4 +264,24 @@ import Testing
         #expect(!ResumeScenario.results(after.stdout).contains { $0["state"] as? String == "downloaded" })
         #expect(ResumeScenario.requests(server, path: Self.path).count == 1)
     }
+
+    /// A partial file no record names (a lost or reset store) can never be continued: the next
+    /// batch removes it and says so; the episode's own partial file is kept and continued.
+    @Test func partialFilesNoRecordNamesAreRemoved() async throws {
+        let server = try LoopbackServer()
+        let podcast = try await interrupted(on: server)
+        let orphan = podcast.episodesDirectory + "/.partial/0123456789abcdef.part"
+        try Data(repeating: 1, count: 5_000).write(to: URL(filePath: orphan))
+        var old = [timespec(tv_sec: time(nil) - 3_600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3_600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, orphan, &old, 0) == 0)
+        server.setRoute(Self.path, .file(body: Self.original, contentType: "audio/mpeg", etag: "\"v1\"", fault: .none))
+
+        let result = try await podcast.run(["resume"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.contains { $0.hasPrefix("note: removed 1 partial file no download can continue (5.0 kB)") }, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(podcast.finishedBytes(titled: Self.title) == Self.original)
+        #expect(resumeRequests(server).first?.header("Range") == ResumeScenario.range(from: Self.stopAt))
+    }
+
 }

@@ -61,6 +61,7 @@ public final class DownloadBatch {
     public func run(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> BatchOutcome {
         try FileIO.makeDirectory(partialDirectory, mode: 0o755)
         syncsToDisk = !FileIO.isInMemory(partialDirectory)
+        sweepOrphanedPartials(report: report)
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         self.engine = engine
@@ -123,6 +124,19 @@ public final class DownloadBatch {
     static let finishingDelay = Duration.milliseconds(50)
     /// Completed transfers are finished at once when this many wait.
     static let finishingGroup = 64
+
+    /// Removes the partial files of the batch's folder that no record names (`OrphanedPartials`).
+    private func sweepOrphanedPartials(report: (DownloadUpdate) -> Void) {
+        do {
+            let removed = try OrphanedPartials.sweep(partialDirectory, store: store)
+            if removed.files > 0 {
+                report(.notice("removed \(removed.files) partial file\(removed.files == 1 ? "" : "s") no download can continue "
+                    + "(\(ByteCount.text(removed.bytes))) from \(partialDirectory)"))
+            }
+        } catch {
+            report(.notice("could not look for partial files no download can continue (\(error)); they stay in \(partialDirectory)"))
+        }
+    }
 
     // MARK: Carrying out what the episodes ask
 

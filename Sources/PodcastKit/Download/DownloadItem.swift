@@ -161,6 +161,8 @@ public enum DownloadUpdate: Sendable, Equatable {
     case warning(DownloadItem, String)
     /// An episode failed for now and is tried again at `until`.
     case retrying(DownloadItem, until: ContinuousClock.Instant, reason: String)
+    /// Something the user should know about the batch as a whole (one line).
+    case notice(String)
 
     public static func == (lhs: DownloadUpdate, rhs: DownloadUpdate) -> Bool {
         switch (lhs, rhs) {
@@ -169,6 +171,7 @@ public enum DownloadUpdate: Sendable, Equatable {
         case (.warning(let a, let x), .warning(let b, let y)): a == b && x == y
         case (.retrying(let a, let t, let x), .retrying(let b, let u, let y)): a == b && t == u && x == y
         case (.progress(let a), .progress(let b)): a.map(\.item) == b.map(\.item) && a.map(\.progress) == b.map(\.progress)
+        case (.notice(let a), .notice(let b)): a == b
         default: false
         }
     }

@@ -43,6 +43,14 @@ extension StateStore {
         }
     }
 
+    /// Every partial file a record names: the ones some download may still continue.
+    public func partialPaths() throws(StoreError) -> Set<String> {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("SELECT partial_path FROM downloads WHERE partial_path IS NOT NULL")
+            return Set(try query.rows { row throws(SQLiteError) in try row.string(at: 0) })
+        }
+    }
+
     /// Downloads that can be continued, oldest first: paused ones, ones whose process is gone,
     /// failed ones whose error a retry may fix, and ones whose state cannot be read (they start over).
     public func unfinishedDownloads() throws(StoreError) -> [DownloadRecord] {

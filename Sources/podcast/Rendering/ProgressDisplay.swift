@@ -60,6 +60,9 @@ final class ProgressDisplay {
         case .warning(let item, let message):
             print("warning: \(item.label): \(message)")
             writeUnwritten()
+        case .notice(let message):
+            print("note: \(message)")
+            writeUnwritten()
         case .retrying(let item, let until, let reason):
             row(of: item)?.retry = (until, reason)
             if !live { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }

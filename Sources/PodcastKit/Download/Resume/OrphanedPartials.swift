@@ -1,0 +1,36 @@
+import Glibc
+
+/// Partial files that no record names any more (a reset or lost state store, a crash between
+/// deleting a record and its file, an older layout's names) can never be continued: nothing
+/// would ever remove them. A batch sweeps its partial folder of them before it starts.
+enum OrphanedPartials {
+    /// A partial file younger than this is left alone, whatever the store says: belt and braces
+    /// against a process that is creating one right now.
+    static let minimumAge: Int = 60
+
+    /// Removes the files in `directory` that `store` names in no record; returns how many and
+    /// how many bytes. The folder is listed before the store is read: a claim records a partial
+    /// file's path before the file exists, so a file listed here whose record is not found yet
+    /// cannot belong to a claim in progress.
+    static func sweep(_ directory: String, store: StateStore, now: time_t = time(nil)) throws(StoreError) -> (files: Int, bytes: Int64) {
+        guard let folder = opendir(directory) else { return (0, 0) }
+        var candidates: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".part") { candidates.append(directory + "/" + name) }
+        }
+        closedir(folder)
+        guard !candidates.isEmpty else { return (0, 0) }
+        let named = try store.partialPaths()
+        var removed = (files: 0, bytes: Int64(0))
+        for path in candidates where !named.contains(path) {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, now - info.st_mtim.tv_sec >= minimumAge else { continue }
+            if unlink(path) == 0 {
+                removed.files += 1
+                removed.bytes += Int64(info.st_size)
+            }
+        }
+        return removed
+    }
+}
