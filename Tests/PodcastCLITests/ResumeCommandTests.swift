@@ -115,7 +115,7 @@ import Testing
         try Self.original.write(to: URL(filePath: partial))
         let store = try podcast.openStore()
         var record = try #require(try store.downloadRecords().first { $0.title == Self.title })
-        #expect(record.total == Int64(Self.size))
+        #expect(record.resume.total == Int64(Self.size))
         record.bytes = Int64(Self.size)
         try store.saveDownload(record)
         let served = ServedBytes()

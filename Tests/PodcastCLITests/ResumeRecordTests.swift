@@ -62,7 +62,7 @@ import Testing
         #expect(records.filter { $0.state == .paused }.count >= 2)
         #expect(records.allSatisfy { $0.state != .downloading && $0.state != .downloaded })
         for record in records where record.bytes > 0 {
-            let partial = try #require(record.partialPath)
+            let partial = try #require(record.resume.partialPath)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int)
             #expect(Int64(size) >= record.bytes)
         }
@@ -82,7 +82,7 @@ import Testing
         var record = try #require(try store.downloadRecords().first)
         // Even the durable count claims bytes the file does not hold: the file is not what was recorded.
         record.bytes = Int64(Self.size - 10)
-        record.durableBytes = Int64(Self.size - 10)
+        record.resume.durableBytes = Int64(Self.size - 10)
         try store.saveDownload(record)
 
         let result = try await podcast.run(["resume"])
@@ -109,7 +109,7 @@ import Testing
         let (podcast, episode) = try await oneInterrupted(on: server)
         let store = try podcast.openStore()
         var record = try #require(try store.downloadRecords().first)
-        record.partialPath = podcast.home.path("nowhere/lost.part")
+        record.resume.partialPath = podcast.home.path("nowhere/lost.part")
         try store.saveDownload(record)
 
         let result = try await podcast.run(["resume"])

@@ -14,13 +14,13 @@ import Testing
     /// A fresh episode, or one continuing `resume` of an earlier run's record.
     private func episode(resume: ResumePoint? = nil) -> EpisodeDownload {
         var record = DownloadRecord(queuing: item, url: Self.url)
-        record.partialPath = "/tmp/x/.partial/one.part"
+        record.resume.partialPath = "/tmp/x/.partial/one.part"
         var previous: DownloadRecord?
         if let resume {
             previous = record
-            previous?.etag = resume.etag
+            previous?.resume.etag = resume.etag
             previous?.bytes = resume.offset
-            previous?.total = resume.total
+            previous?.resume.total = resume.total
         }
         return EpisodeDownload(
             id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", folder: "/tmp/x/Show",
@@ -54,7 +54,7 @@ import Testing
         var large = episode()
         _ = large.begin()
         #expect(large.responded(response(total: 4_000_000), now: start) == [.record])
-        #expect(large.record.etag == "\"e1\"")
+        #expect(large.record.resume.etag == "\"e1\"")
         #expect(large.record.state == .downloading)
         var small = episode()
         _ = small.begin()
@@ -66,8 +66,8 @@ import Testing
         _ = download.begin()
         let actions = download.responded(response(total: 5_000_000, etag: "\"e2\"", startedOver: "the file changed"), now: start)
         #expect(actions == [.report(.warning(item, "started over: the file changed")), .record])
-        #expect(download.record.bytes == 0 && download.record.durableBytes == 0)
-        #expect(download.record.etag == "\"e2\"")
+        #expect(download.record.bytes == 0 && download.record.resume.durableBytes == 0)
+        #expect(download.record.resume.etag == "\"e2\"")
     }
 
     // MARK: Checkpoints
@@ -82,7 +82,7 @@ import Testing
         download.synced(100, durable: true)
         #expect(download.progressed(progress(20_000_000), now: start + .seconds(2)) == .sync(bytes: 20_000_000))
         download.synced(20_000_000, durable: false)
-        #expect(download.record.durableBytes == 100, "a failed sync vouches for nothing new")
+        #expect(download.record.resume.durableBytes == 100, "a failed sync vouches for nothing new")
         #expect(download.progressed(progress(20_000_100), now: start + .seconds(3)) == .sync(bytes: 20_000_100))
         download.synced(20_000_100, durable: true)
         #expect(download.progressed(progress(20_000_200), now: start + .seconds(4)) == .progress)
@@ -184,9 +184,9 @@ import Testing
     @Test func aPausedRecordVouchesOnlyForWhatWasSynced() {
         let download = episode()
         let synced = download.closingRecord(.paused(because: "paused", bytes: 5_000), durable: true)
-        #expect(synced.state == .paused && synced.bytes == 5_000 && synced.durableBytes == 5_000)
+        #expect(synced.state == .paused && synced.bytes == 5_000 && synced.resume.durableBytes == 5_000)
         let unsynced = download.closingRecord(.paused(because: "paused", bytes: 5_000), durable: false)
-        #expect(unsynced.bytes == 5_000 && unsynced.durableBytes == 0)
+        #expect(unsynced.bytes == 5_000 && unsynced.resume.durableBytes == 0)
         let final = download.closingRecord(.failed(because: "404", bytes: 5_000, final: true), durable: true)
         #expect(final.state == .failed && final.finalError && final.bytes == 0)
     }

@@ -22,7 +22,7 @@ import Testing
             number: 1, entry: ListingItem(number: 1, identity: "ep-1", title: "One", enclosureURL: "http://h/one.mp3"),
             feed: "http://h/feed.xml", podcastTitle: "Show")
         var record = DownloadRecord(queuing: item, url: "http://h/one.mp3")
-        record.partialPath = partials + "/named.part"
+        record.resume.partialPath = partials + "/named.part"
         record.state = .paused
         try store.saveDownload(record)
 

@@ -49,7 +49,7 @@ public enum DownloadControl {
     private static func deletePartials(of records: [DownloadRecord], for request: StopRequest) {
         guard request == .cancel else { return }
         for record in records {
-            if let partial = record.partialPath { unlink(partial) }
+            if let partial = record.resume.partialPath { unlink(partial) }
         }
     }
 }

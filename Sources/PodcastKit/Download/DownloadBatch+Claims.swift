@@ -92,7 +92,7 @@ extension DownloadBatch {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
         let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? partialDirectory
-        record.partialPath = directory + "/" + Self.partialName(of: item.key)
+        record.resume.partialPath = directory + "/" + Self.partialName(of: item.key)
         return record
     }
 
@@ -104,7 +104,7 @@ extension DownloadBatch {
     ) throws -> EpisodeDownload? {
         var record = claimedRecord
         record.owner = .current
-        let partialPath = record.partialPath ?? ""
+        let partialPath = record.resume.partialPath ?? ""
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
         let folder = placement.folder(for: item)
         let path = folder + "/" + placement.fileName(for: item, suffix: "")
@@ -113,7 +113,7 @@ extension DownloadBatch {
             try store.downloadOwning(path: path) == nil {
             record.state = .downloaded
             record.path = path
-            record.partialPath = nil
+            record.resume.partialPath = nil
             record.bytes = size
             try store.saveDownload(record)
             unlink(partialPath)
@@ -128,8 +128,8 @@ extension DownloadBatch {
                 id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path,
                 previous: nil, resumePlan: nil)
         }
-        if let earlier = previous.partialPath, earlier != partialPath {
-            previous.partialPath = ResumePlan.adoptPartial(from: earlier, to: partialPath) ? partialPath : nil
+        if let earlier = previous.resume.partialPath, earlier != partialPath {
+            previous.resume.partialPath = ResumePlan.adoptPartial(from: earlier, to: partialPath) ? partialPath : nil
         }
         let (resume, why) = ResumePlan.plan(previous, partialPath: partialPath)
         if let why { report(.warning(item, "started over: \(why)")) }

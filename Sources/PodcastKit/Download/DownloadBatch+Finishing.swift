@@ -70,14 +70,14 @@ extension DownloadRecord {
     mutating func completed(by done: CompletedTransfer, at path: String) {
         state = .downloaded
         self.path = path
-        partialPath = nil
+        resume.partialPath = nil
         error = nil
         effectiveURL = done.effectiveURL
-        etag = done.etag
-        lastModified = done.lastModified
+        resume.etag = done.etag
+        resume.lastModified = done.lastModified
         bytes = done.bytes
-        durableBytes = done.bytes
-        total = done.bytes
+        resume.durableBytes = done.bytes
+        resume.total = done.bytes
         failures = 0
         finalError = false
         speed = nil

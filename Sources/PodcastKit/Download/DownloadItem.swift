@@ -94,7 +94,7 @@ extension DownloadRecord {
     /// The Episodes directory the download goes into: the one holding the `.partial` folder its
     /// partial file is in; nil when it has no partial file there.
     var episodesDirectory: String? {
-        guard let components = partialPath?.split(separator: "/", omittingEmptySubsequences: false),
+        guard let components = resume.partialPath?.split(separator: "/", omittingEmptySubsequences: false),
             components.count >= 3, components[components.count - 2] == ".partial"
         else { return nil }
         let directory = components.dropLast(2).joined(separator: "/")

@@ -35,16 +35,10 @@ public struct DownloadRecord: Sendable, Equatable {
     public var published: Date?
     /// Where the download stands.
     public var state: State
-    /// Bytes received.
+    /// Bytes received (of the partial file, or the finished file's size).
     public var bytes: Int64
-    /// The whole size, when known.
-    public var total: Int64?
-    /// The validator of what was received.
-    public var etag: String?
-    /// The other validator of what was received.
-    public var lastModified: String?
-    /// The partial file.
-    public var partialPath: String?
+    /// What the partial file is worth to a later run.
+    public var resume = ResumeRecord()
     /// The finished file.
     public var path: String?
     /// Why it failed, one line.
@@ -55,12 +49,6 @@ public struct DownloadRecord: Sendable, Equatable {
     public var guid: String?
     /// The length the feed declares for the enclosure.
     public var enclosureLength: Int64?
-    /// Bytes of the partial file made durable (`fdatasync`) before this record was written: after
-    /// a reboot, only these are trusted.
-    public var durableBytes: Int64 = 0
-    /// The boot in which the partial file was written: in the same boot (after a kill -9) every
-    /// byte in the file is trusted, since the page cache still holds it.
-    public var dataBoot: String?
     /// Attempts in a row that gained no bytes.
     public var failures: Int = 0
     /// True when the last error is one retrying cannot fix (404, a web page for the episode).
@@ -70,23 +58,14 @@ public struct DownloadRecord: Sendable, Equatable {
     /// The digest the feed publishes for the file, checked before it is final.
     public var integrity: Integrity?
 
-    /// The validator to resume with: a strong ETag, else Last-Modified (a weak ETag cannot
-    /// promise the same bytes, so `If-Range` never carries one).
-    public var resumeValidator: String? {
-        if let etag, !etag.hasPrefix("W/"), etag.hasPrefix("\"") { return etag }
-        return lastModified
-    }
-
-    /// Takes over what `earlier` knew about the partial file and the server's copy, so a new
-    /// attempt can continue where it stopped.
+    /// Takes over what `earlier` knew about the partial file and the server's copy (its partial
+    /// file stays this record's own), so a new attempt can continue where it stopped.
     public mutating func adoptResumeData(of earlier: DownloadRecord) {
         effectiveURL = earlier.effectiveURL
-        etag = earlier.etag
-        lastModified = earlier.lastModified
         bytes = earlier.bytes
-        total = earlier.total
-        durableBytes = earlier.durableBytes
-        dataBoot = earlier.dataBoot
+        let partialPath = resume.partialPath
+        resume = earlier.resume
+        resume.partialPath = partialPath
         failures = earlier.failures
     }
 

@@ -46,7 +46,7 @@ extension StateStore {
         var record = DownloadRecord(queuing: item, url: url)
         if let existing {
             record.adoptResumeData(of: existing)
-            record.partialPath = existing.partialPath
+            record.resume.partialPath = existing.resume.partialPath
         }
         try upsertDownload(record)
         return nil

@@ -95,7 +95,7 @@ private final class StatusScreen {
         }
         for entry in rendering.status.downloads {
             let key = entry.record.feed + "\n" + entry.record.identity
-            let total = entry.record.total ?? entry.record.enclosureLength
+            let total = entry.record.resume.total ?? entry.record.enclosureLength
             let tenth = total.map { $0 > 0 ? "\(min(100, entry.record.bytes * 100 / $0) / 10 * 10)%" : "" } ?? ""
             let line = [entry.state.rawValue, tenth, entry.record.podcastTitle + ": " + entry.record.title]
                 .filter { !$0.isEmpty }.joined(separator: " ")

@@ -34,7 +34,7 @@ struct StatusRendering {
         ]
         let rows = status.downloads.map { entry in
             let record = entry.record
-            let total = record.total ?? record.enclosureLength
+            let total = record.resume.total ?? record.enclosureLength
             let percent = total.map { $0 > 0 ? "\(min(100, record.bytes * 100 / $0))%" : "" } ?? ""
             let size = total.map { "\(ByteCount.text(record.bytes)) of \(ByteCount.text($0))" } ?? ByteCount.text(record.bytes)
             let speed = Self.speed(of: entry)
@@ -79,7 +79,7 @@ struct StatusRendering {
                     ("podcast", .string(record.podcastTitle)),
                     ("state", .string(entry.state.rawValue)),
                     ("bytes", .int(Int(record.bytes))),
-                    ("total", .int((record.total ?? record.enclosureLength).map(Int.init))),
+                    ("total", .int((record.resume.total ?? record.enclosureLength).map(Int.init))),
                     ("path", .string(entry.state == .downloaded ? record.path : nil)),
                     ("error", .string(entry.state == .failed || entry.state == .paused ? record.error : nil)),
                     ("speed", .int(Self.speed(of: entry).map { Int($0) })),

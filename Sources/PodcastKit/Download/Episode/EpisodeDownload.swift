@@ -54,7 +54,7 @@ struct EpisodeDownload {
             history.failuresWithoutProgress = previous.failures
         }
         if resumePlan == nil {
-            self.record.durableBytes = 0
+            self.record.resume.durableBytes = 0
             self.record.bytes = 0
         }
     }
@@ -62,8 +62,7 @@ struct EpisodeDownload {
     /// Where a new attempt continues: the partial file's `bytes`, checked by the validators the
     /// server gave for them; nil (start over) when there is none.
     func resumePoint(at bytes: Int64) -> ResumePoint? {
-        guard bytes > 0, record.resumeValidator != nil else { return nil }
-        return ResumePoint(offset: bytes, etag: record.etag, lastModified: record.lastModified, total: record.total)
+        record.resume.point(at: bytes)
     }
 }
 
@@ -100,14 +99,14 @@ extension EpisodeDownload {
         response = answer
         lastCheckpoint = nil
         // No validator for an encoded body: its partial file is never continued, only restarted.
-        record.etag = answer.encoded ? nil : answer.etag
-        record.lastModified = answer.encoded ? nil : answer.lastModified
-        record.total = answer.total
+        record.resume.etag = answer.encoded ? nil : answer.etag
+        record.resume.lastModified = answer.encoded ? nil : answer.lastModified
+        record.resume.total = answer.total
         record.effectiveURL = answer.effectiveURL
         var actions: [Action] = []
         if let why = answer.startedOver {
             // The partial file was truncated: nothing in it is durable any more.
-            record.durableBytes = 0
+            record.resume.durableBytes = 0
             record.bytes = 0
             actions.append(.report(.warning(item, "started over: \(why)")))
         }
@@ -115,7 +114,7 @@ extension EpisodeDownload {
         // cost what arrived; small files wait for their end.
         if answer.startedOver != nil || (answer.total ?? 0) >= Self.recordAtOnceBytes {
             record.state = .downloading
-            record.dataBoot = ProcessOwner.currentBoot
+            record.resume.dataBoot = ProcessOwner.currentBoot
             lastCheckpoint = now
             actions.append(.record)
         }
@@ -128,14 +127,14 @@ extension EpisodeDownload {
         guard response != nil else { return .none }
         guard let checkpointed = lastCheckpoint else {
             record.bytes = progress.bytes
-            record.dataBoot = ProcessOwner.currentBoot
+            record.resume.dataBoot = ProcessOwner.currentBoot
             record.state = .downloading
             lastCheckpoint = now
             return .record
         }
-        if progress.bytes - record.durableBytes >= Self.checkpointBytes || now - checkpointed >= Self.checkpointInterval {
+        if progress.bytes - record.resume.durableBytes >= Self.checkpointBytes || now - checkpointed >= Self.checkpointInterval {
             record.state = .downloading
-            record.dataBoot = ProcessOwner.currentBoot
+            record.resume.dataBoot = ProcessOwner.currentBoot
             lastCheckpoint = now
             return .sync(bytes: progress.bytes)
         }
@@ -255,7 +254,7 @@ extension EpisodeDownload {
             closing.failures = history.failuresWithoutProgress
             if final {
                 closing.bytes = 0
-                closing.durableBytes = 0
+                closing.resume.durableBytes = 0
             } else {
                 closing.apply(bytes: bytes, durable: durable)
             }
@@ -289,7 +288,7 @@ extension DownloadRecord {
     fileprivate mutating func apply(bytes: Int64, durable: Bool) {
         self.bytes = bytes
         guard durable, bytes > 0 else { return }
-        durableBytes = bytes
-        dataBoot = ProcessOwner.currentBoot
+        resume.durableBytes = bytes
+        resume.dataBoot = ProcessOwner.currentBoot
     }
 }

@@ -7,23 +7,23 @@ enum ResumePlan {
     /// there was nothing worth keeping). After a kill -9 in the same boot every byte in the file
     /// is trusted (the page cache holds them); after a reboot only the durable ones.
     static func plan(_ previous: DownloadRecord, partialPath: String) -> (ResumePoint?, why: String?) {
-        guard previous.partialPath == partialPath, let size = FileIO.regularFileSize(partialPath), size > 0 else { return (nil, nil) }
-        let sameBoot = previous.dataBoot == ProcessOwner.currentBoot
+        guard previous.resume.partialPath == partialPath, let size = FileIO.regularFileSize(partialPath), size > 0 else { return (nil, nil) }
+        let sameBoot = previous.resume.dataBoot == ProcessOwner.currentBoot
         // Every count in the record was true of the file when written; a file holding less has
         // lost data the record vouched for, and nothing in it can be trusted.
-        let vouched = sameBoot ? previous.bytes : previous.durableBytes
+        let vouched = sameBoot ? previous.bytes : previous.resume.durableBytes
         if vouched > size {
             return (nil, "the record says \(vouched) bytes were saved but the partial file holds \(size)")
         }
-        let trusted = sameBoot ? size : previous.durableBytes
+        let trusted = sameBoot ? size : previous.resume.durableBytes
         guard trusted > 0 else { return (nil, nil) }
-        guard previous.resumeValidator != nil else {
-            return (nil, "no ETag or Last-Modified was recorded to check the partial file against")
-        }
-        if let total = previous.total, trusted > total {
+        if let total = previous.resume.total, trusted > total {
             return (nil, "the partial file (\(trusted) bytes) is longer than the server's file (\(total) bytes)")
         }
-        return (ResumePoint(offset: trusted, etag: previous.etag, lastModified: previous.lastModified, total: previous.total), nil)
+        guard let point = previous.resume.point(at: trusted) else {
+            return (nil, "no ETag or Last-Modified was recorded to check the partial file against")
+        }
+        return (point, nil)
     }
 
     /// Moves a partial file an earlier run left elsewhere (another Episodes directory, an older
