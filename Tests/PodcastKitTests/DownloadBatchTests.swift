@@ -58,4 +58,39 @@ import Testing
         #expect(records.count == count, "every episode has a record for podcast resume")
         #expect(records.values.allSatisfy { $0.state == .paused })
     }
+
+    /// Episodes handed over while the batch runs (the worker's queue) are downloaded by the same
+    /// batch, in the slots the first ones leave, not after it ends.
+    @Test func episodesHandedOverWhileRunningAreDownloadedToo() async throws {
+        let directory = try TemporaryDirectory(prefix: "batch")
+        let body = Data(repeating: 9, count: 30_000)
+        var routes: [String: ServerRoute] = [:]
+        for number in 1...4 {
+            routes["/e\(number).mp3"] = .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])
+        }
+        let server = try LoopbackServer(routes: routes)
+        let listing = Listing(source: .feed(url: server.url("/feed.xml"), title: "Show"), items: (1...4).map {
+            ListingItem(
+                number: $0, identity: "ep-\($0)", title: "Episode \($0)", enclosureURL: server.url("/e\($0).mp3"),
+                enclosureType: "audio/mpeg", enclosureLength: Int64(body.count))
+        })
+        let first = DownloadItem.items([1, 2], of: listing)
+        let later = [DownloadItem.items([3], of: listing), DownloadItem.items([4], of: listing)]
+        let database = directory.path("state.sqlite")
+        let episodes = directory.path("Episodes")
+
+        let outcome = try await Self.runBounded {
+            let batch = DownloadBatch(store: try StateStore(path: database), episodesDirectory: episodes, settings: .init(concurrency: 2))
+            var handOvers = later
+            return try batch.run(first, refill: { handOvers.isEmpty ? [] : handOvers.removeFirst() }) { _ in }
+        }
+
+        let results = try #require(outcome).results
+        #expect(results.map(\.item.number) == [1, 2, 3, 4])
+        #expect(results.allSatisfy { $0.state == .downloaded }, "\(results.map(\.state))")
+        for result in results {
+            #expect(try Data(contentsOf: URL(filePath: try #require(result.path))) == body)
+        }
+    }
+
 }

@@ -10,7 +10,7 @@ struct ClaimQueue {
     static let firstGroup = 16
 
     /// How many items the batch has.
-    let count: Int
+    private(set) var count: Int
     /// Items from this index on are not claimed yet.
     private var nextUnclaimed = 0
     /// How many items the next claim takes.
@@ -23,6 +23,11 @@ struct ClaimQueue {
 
     init(count: Int) {
         self.count = count
+    }
+
+    /// `more` items were added to the batch while it runs: they wait to be claimed after the others.
+    mutating func extend(by more: Int) {
+        count += more
     }
 
     /// True while some items are not claimed yet.

@@ -57,8 +57,16 @@ public final class DownloadBatch {
         return { queue.post(.interrupt) }
     }
 
+    /// How often a running batch asks its `refill` for more episodes.
+    static let refillInterval = Duration.seconds(1)
+
     /// Downloads `items`, telling `report` what happens; returns one result per item, in order.
-    public func run(_ items: [DownloadItem], report: (DownloadUpdate) -> Void) throws -> BatchOutcome {
+    /// `refill`, when given, is asked for more episodes while the batch runs (at most once a
+    /// second, and once more before it ends): the background worker hands the batch episodes
+    /// queued after it started, so they take the free slots instead of waiting for it to end.
+    public func run(
+        _ items: [DownloadItem], refill: (() -> [DownloadItem])? = nil, report: (DownloadUpdate) -> Void
+    ) throws -> BatchOutcome {
         try FileIO.makeDirectory(partialDirectory, mode: 0o755)
         syncsToDisk = !FileIO.isInMemory(partialDirectory)
         sweepOrphanedPartials(report: report)
@@ -73,7 +81,14 @@ public final class DownloadBatch {
         // Completed transfers are finished in groups (one transaction each), not one by one.
         var completed: [CompletedTransfer] = []
         var finishBy: ContinuousClock.Instant?
+        var lastRefill = ContinuousClock.now
         while true {
+            if let refill, stop == nil, !hasUnclaimed, active.isEmpty || .now - lastRefill >= Self.refillInterval {
+                lastRefill = .now
+                let more = refill()
+                self.items += more
+                claims.extend(by: more.count)
+            }
             if let stop {
                 // Every episode asked for is claimed, so the ones that never started are paused too.
                 while hasUnclaimed { claimNextGroup(report: report) }
@@ -83,8 +98,11 @@ public final class DownloadBatch {
                 activate(inFlight: active.count - completed.count - delayed.count, report: report)
             }
             if active.isEmpty && !hasUnclaimed { break }
-            // While items wait to be claimed, events are taken without waiting for them.
-            for event in queue.drain(until: hasUnclaimed ? .now : finishBy) {
+            // While items wait to be claimed, events are taken without waiting for them; with a
+            // refill, no longer than until its next turn.
+            let refillBy = refill.map { _ in lastRefill + Self.refillInterval }
+            let wakeBy = hasUnclaimed ? .now : [finishBy, refillBy].compactMap { $0 }.min()
+            for event in queue.drain(until: wakeBy) {
                 switch event {
                 case .interrupt:
                     halt(.interrupted)
@@ -115,7 +133,7 @@ public final class DownloadBatch {
                 finishBy = nil
             }
         }
-        return BatchOutcome(results: items.indices.compactMap { results[$0] }, stop: stop)
+        return BatchOutcome(results: self.items.indices.compactMap { results[$0] }, stop: stop)
     }
 
     /// A completed transfer waits at most this long to be finished with others: finishing many
