@@ -31,6 +31,40 @@ import Testing
         _ = guardian
     }
 
+    /// A second `--background` request with the same options joins the running downloads: its
+    /// episode starts while the first batch's is still held back, not after it.
+    @Test func aSecondRequestJoinsTheRunningDownloadsInsteadOfWaiting() async throws {
+        let server = try LoopbackServer()
+        let episodes = BackgroundScenario.show(count: 2, size: 300_000, on: server)
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 5\n")
+        let guardian = WorkerGuard(podcast)
+        // Listing number 2 is the older episode, episodes[0].
+        let (first, second) = (episodes[0], episodes[1])
+
+        #expect(try await podcast.run(["download", "2", "--background"]).status == 0)
+        _ = try await BackgroundScenario.waitForStatus(podcast) { status in
+            (BackgroundScenario.downloads(status)[first.title]?["bytes"] as? Int ?? 0) >= 20_000
+        }
+        #expect(try await podcast.run(["download", "1", "--background"]).status == 0)
+        let joined = try await BackgroundScenario.waitForStatus(podcast) { status in
+            (BackgroundScenario.downloads(status)[second.title]?["bytes"] as? Int ?? 0) > 0
+        }
+        #expect(BackgroundScenario.downloads(joined)[first.title]?["state"] as? String == "downloading", "the first is still held back")
+        #expect(podcast.finishedFile(titled: first.title) == nil)
+        for episode in episodes { episode.gate.open() }
+
+        let finished = try await ResumeScenario.wait(upTo: .seconds(60)) {
+            episodes.allSatisfy { podcast.finishedFile(titled: $0.title) != nil } && !BackgroundScenario.workerRuns(podcast)
+        }
+        let log = String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/worker.log") ?? Data(), as: UTF8.self)
+        #expect(finished, "worker log: \(log)")
+        #expect(log.contains("1 episodes join the running downloads"), "\(log)")
+        for episode in episodes {
+            #expect(BackgroundScenario.sha256(finished: episode, in: podcast) == BackgroundScenario.sha256(episode.body))
+        }
+        _ = guardian
+    }
+
     @Test func workerSurvivesTheLaunchersDeathAndTheTerminalHangingUp() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 300_000, on: server)

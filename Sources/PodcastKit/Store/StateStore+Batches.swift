@@ -8,7 +8,7 @@ extension StateStore {
     /// the worker can take it. An episode already downloaded settles at once as skipped; one that
     /// a live process is fetching is left to it and settles when that process ends it.
     public func enqueueBatch(_ items: [DownloadItem], options: [String], onComplete: String?) throws(StoreError) -> QueuedBatch {
-        let encodedOptions = (try? JSONEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let encodedOptions = Self.encodedOptions(options)
         return try write { () throws(SQLiteError) -> QueuedBatch in
             let insert = try connection.prepare("""
                 INSERT INTO batches (created_at, options, on_complete) VALUES (:now, :options, :on_complete) RETURNING id
@@ -27,6 +27,12 @@ extension StateStore {
             }
             return queued
         }
+    }
+
+    /// `options` as the batches table stores them: a JSON array of strings, the same text for the
+    /// same options (so batches queued alike can be matched by it). Encoding strings cannot fail.
+    static func encodedOptions(_ options: [String]) -> String {
+        (try? JSONEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     /// Marks `item` queued for the worker, or returns how it settles at once.
@@ -72,15 +78,21 @@ extension StateStore {
     }
 
     /// The worker's next piece of work: the oldest open batch's queued episodes that no process
-    /// owns, taken for `owner` in the same transaction (so `pause` from now on asks `owner`).
-    public func takeQueuedWork(for owner: ProcessOwner) throws(StoreError) -> (batch: BackgroundBatch, records: [DownloadRecord])? {
-        try write { () throws(SQLiteError) -> (batch: BackgroundBatch, records: [DownloadRecord])? in
+    /// owns, taken for `owner` in the same transaction (so `pause` from now on asks `owner`);
+    /// with `options`, only of a batch queued with exactly those options.
+    public func takeQueuedWork(
+        for owner: ProcessOwner, options: [String]? = nil
+    ) throws(StoreError) -> (batch: BackgroundBatch, records: [DownloadRecord])? {
+        let encodedOptions = options.map(Self.encodedOptions)
+        return try write { () throws(SQLiteError) -> (batch: BackgroundBatch, records: [DownloadRecord])? in
             let next = try connection.prepare("""
                 SELECT MIN(items.batch) FROM batch_items AS items JOIN batches ON batches.id = items.batch
                 JOIN downloads USING (feed, identity)
                 WHERE batches.finished_at IS NULL AND items.outcome IS NULL
                     AND downloads.state = 'queued' AND downloads.owner_pid IS NULL
+                    AND (:options IS NULL OR batches.options = :options)
                 """)
+            try next.bind(encodedOptions, named: ":options")
             guard let id = try next.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil,
                 let batch = try selectBatches(where: "id = :id", id: id).first else { return nil }
             let free = try connection.prepare("""

@@ -1,0 +1,133 @@
+import Glibc
+import Synchronization
+
+/// What the background worker (`podcast worker`, started detached by `download --background`)
+/// does, from taking its lock to letting it go.
+///
+/// It takes the worker lock (or returns at once: another worker runs), then downloads the queued
+/// batches, oldest first. A running batch takes the episodes queued after it started from every
+/// open batch queued with the same options (`DownloadBatch.run(_:refill:)`), so a second request
+/// does not wait behind a long backlog while slots are free; a batch with other options runs next.
+/// After each run it settles finished batches (summary, `--on-complete`). When the queue is empty
+/// it lets go of the lock, looks at the queue once more (a launcher may have queued work just
+/// then, seeing the lock still held) and carries on if it can take the lock again.
+public struct BackgroundWorker {
+    let paths: PodcastPaths
+    let store: StateStore
+    /// The batch that fetches a queued batch's episodes, with the options it was queued with.
+    let makeBatch: (BackgroundBatch) throws -> DownloadBatch
+    let completion: BatchCompletion
+    /// One line for the worker's log.
+    let log: (String) -> Void
+    /// A new display for each run's progress (the log's progress lines).
+    let display: () -> (report: (DownloadUpdate) -> Void, close: () -> Void)
+    /// One line summing up a run's results.
+    let summary: ([DownloadResult], Duration) -> String
+
+    /// Creates the worker of the home at `paths`.
+    public init(
+        paths: PodcastPaths, store: StateStore, makeBatch: @escaping (BackgroundBatch) throws -> DownloadBatch,
+        completion: BatchCompletion, log: @escaping (String) -> Void,
+        display: @escaping () -> (report: (DownloadUpdate) -> Void, close: () -> Void),
+        summary: @escaping ([DownloadResult], Duration) -> String
+    ) {
+        self.paths = paths
+        self.store = store
+        self.makeBatch = makeBatch
+        self.completion = completion
+        self.log = log
+        self.display = display
+        self.summary = summary
+    }
+
+    /// Runs until the queue is empty or `stop` is asked; returns at once when another worker holds
+    /// the lock.
+    public func run(stop: WorkerStop) throws {
+        guard var lock = try WorkerLock.acquire(at: paths.workerLock) else { return }
+        try WorkerLauncher.recordWorkerPID(paths: paths)
+        log("worker \(getpid()) started")
+        while true {
+            while !stop.isStopping, let work = try store.takeQueuedWork(for: .current) {
+                run(work, stop: stop)
+                completion.settle()
+            }
+            completion.settle()
+            if stop.isStopping { break }
+            lock.release()
+            guard try store.hasQueuedWork(), let again = try WorkerLock.acquire(at: paths.workerLock) else { break }
+            lock = again
+        }
+        log("worker \(getpid()) done")
+    }
+
+    /// Downloads one batch's queued episodes, and those queued later with the same options.
+    private func run(_ work: (batch: BackgroundBatch, records: [DownloadRecord]), stop: WorkerStop) {
+        log("batch \(work.batch.id): downloading \(work.records.count) episodes")
+        do {
+            let batch = try makeBatch(work.batch)
+            let listing = try store.currentListing()
+            let items = work.records.map { DownloadItem(resuming: $0, listing: listing) }
+            stop.running(batch.interrupter)
+            defer { stop.running(nil) }
+            let display = display()
+            let started = ContinuousClock.now
+            let outcome = try batch.run(items, refill: { refill(like: work.batch, listing: listing) }, report: display.report)
+            display.close()
+            log("batch \(work.batch.id): " + summary(outcome.results, .now - started))
+            switch outcome.stop {
+            case .storageFull(let reason):
+                log("error: stopped every download: \(reason); free some space, then run podcast resume")
+                stop.stop()
+            case .interrupted:
+                log("interrupted: unfinished episodes are paused with their data kept; run podcast resume to continue")
+            case nil:
+                break
+            }
+        } catch {
+            // The records stay taken by this process: once it ends they show as interrupted, for `resume`.
+            log("error: batch \(work.batch.id): \(error); run podcast resume to try again")
+            stop.stop()
+        }
+    }
+
+    /// Episodes queued since, by batches with the same options as `running`, taken for this worker.
+    private func refill(like running: BackgroundBatch, listing: Listing?) -> [DownloadItem] {
+        do {
+            guard let more = try store.takeQueuedWork(for: .current, options: running.options) else { return [] }
+            log("batch \(more.batch.id): \(more.records.count) episodes join the running downloads")
+            return more.records.map { DownloadItem(resuming: $0, listing: listing) }
+        } catch {
+            log("warning: could not look for newly queued downloads: \(error); they start after the running ones")
+            return []
+        }
+    }
+}
+
+/// SIGTERM or Ctrl-C to the worker: stop the running batch (its downloads pause) and take no more.
+public final class WorkerStop: Sendable {
+    private let state = Mutex<(stopping: Bool, interrupt: (@Sendable () -> Void)?)>((false, nil))
+
+    /// A worker not asked to stop.
+    public init() {}
+
+    /// True once `stop` was called.
+    public var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Stops the running batch, if any, and every later one (any thread).
+    public func stop() {
+        let interrupt = state.withLock { state in
+            state.stopping = true
+            return state.interrupt
+        }
+        interrupt?()
+    }
+
+    /// The batch now running (nil: none); stopped at once if the worker is already stopping.
+    func running(_ interrupt: (@Sendable () -> Void)?) {
+        let stopping = state.withLock { state in
+            state.interrupt = interrupt
+            return state.stopping
+        }
+        if stopping { interrupt?() }
+    }
+}
