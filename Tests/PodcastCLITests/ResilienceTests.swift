@@ -64,11 +64,9 @@ import Testing
         let server = try LoopbackServer()
         let podcast = try await home(.sequence([Self.ranged(.stall(afterBytes: 250_000)), Self.ranged()]), on: server)
 
-        let started = ContinuousClock.now
         let result = try await podcast.run(["download", "1", "--stall-timeout", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.timedOut)
-        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(podcast.finishedBytes(titled: Self.title) == Self.body)
         let requests = ResumeScenario.requests(server, path: Self.path)
         #expect(requests.count == 2)
@@ -132,11 +130,11 @@ import Testing
         // Waits of 0.05, 0.1, 0.2 … s: a one-second budget is spent after a handful of attempts.
         let podcast = try await home(.status(503), on: server, configuration: "retry-budget = 1\n")
 
-        let started = ContinuousClock.now
         let result = try await podcast.run(["download", "1", "--retries", "1000", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(ResumeScenario.states(result.stdout) == [Self.title: "failed"])
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // The budget, not the thousand retries, ended it: without it the run would hit its time limit.
+        #expect(!result.timedOut)
         #expect(ResumeScenario.requests(server, path: Self.path).count >= 2)
     }
 
