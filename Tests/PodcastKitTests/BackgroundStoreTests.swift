@@ -5,6 +5,10 @@ import Testing
 
 /// The worker lock and the store's side of background batches and stop requests.
 @Suite struct BackgroundStoreTests {
+    private static func settings(concurrency: Int = 3) -> QueuedSettings {
+        QueuedSettings(DownloadSettings(episodesDirectory: "/srv/podcasts", engine: .init(concurrency: concurrency)), headersFile: nil)
+    }
+
     private static func item(_ number: Int, url: String? = "http://127.0.0.1/\(UUID().uuidString).mp3") -> DownloadItem {
         DownloadItem(
             number: number, entry: ListingItem(number: number, identity: "ep-\(number)", title: "Episode \(number)", enclosureURL: url, guid: "g-\(number)"),
@@ -37,14 +41,15 @@ import Testing
         done.path = finished
         try store.saveDownload(done)
 
-        let queued = try store.enqueueBatch([Self.item(1), Self.item(2), Self.item(3, url: nil)], options: ["--concurrency", "2"], onComplete: "true")
+        let queued = try store.enqueueBatch([Self.item(1), Self.item(2), Self.item(3, url: nil)], settings: Self.settings(concurrency: 2), onComplete: "true")
         #expect(queued.queued == 1 && queued.settled == 2)
         let waiting = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")))
         #expect(waiting.state == .queued && waiting.owner == nil)
         #expect(try store.hasQueuedWork())
 
         let work = try #require(try store.takeQueuedWork(for: .current))
-        #expect(work.batch.options == ["--concurrency", "2"])
+        #expect(work.batch.settings == Self.settings(concurrency: 2))
+        #expect(work.batch.settings.settings(headers: [], fallbackDirectory: "/elsewhere").engine.concurrency == 2)
         #expect(work.records.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
         #expect(try store.takeQueuedWork(for: .current) == nil)
@@ -54,7 +59,7 @@ import Testing
     @Test func aBatchFinishesOnceWhenEveryEpisodeHasSettled() throws {
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
-        let queued = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
+        let queued = try store.enqueueBatch([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
         var first = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         first.state = .downloaded
         first.path = directory.path("1.mp3")
@@ -73,7 +78,7 @@ import Testing
     @Test func stopAsksTheLiveOwnerAndStopsOrphansInTheStore() throws {
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
-        _ = try store.enqueueBatch([Self.item(1), Self.item(2)], options: [], onComplete: nil)
+        _ = try store.enqueueBatch([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
         var running = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         running.state = .downloading
         running.owner = Self.otherLiveOwner

@@ -9,8 +9,8 @@ public struct BackgroundBatch: Sendable, Equatable {
     public var created: Date
     /// When its last episode settled; nil while it is open.
     public var finished: Date?
-    /// The transfer options it was queued with, as command-line arguments.
-    public var options: [String]
+    /// The settings it was queued with.
+    public var settings: QueuedSettings
     /// The shell command to run once it finishes.
     public var onComplete: String?
     /// The JSON summary written when it finished.
@@ -22,13 +22,13 @@ public struct BackgroundBatch: Sendable, Equatable {
 
     /// Creates a batch value.
     public init(
-        id: Int, created: Date, finished: Date?, options: [String], onComplete: String?, summaryPath: String?,
+        id: Int, created: Date, finished: Date?, settings: QueuedSettings, onComplete: String?, summaryPath: String?,
         results: [DownloadResult], pending: Int
     ) {
         self.id = id
         self.created = created
         self.finished = finished
-        self.options = options
+        self.settings = settings
         self.onComplete = onComplete
         self.summaryPath = summaryPath
         self.results = results

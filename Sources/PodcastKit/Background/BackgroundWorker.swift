@@ -5,8 +5,9 @@ import Synchronization
 /// does, from taking its lock to letting it go.
 ///
 /// It takes the worker lock (or returns at once: another worker runs), then downloads the queued
-/// batches, oldest first. A running batch takes the episodes queued after it started from every
-/// open batch queued with the same options (`DownloadBatch.run(_:refill:)`), so a second request
+/// batches, oldest first, each with the settings it was queued with (`QueuedSettings`, its
+/// headers from `BatchHeaders`). A running batch takes the episodes queued after it started from
+/// every open batch queued with the same settings (`DownloadBatch.run(_:refill:)`), so a second request
 /// does not wait behind a long backlog while slots are free; a batch with other options runs next.
 /// After each run it settles finished batches (summary, `--on-complete`). When the queue is empty
 /// it lets go of the lock, looks at the queue once more (a launcher may have queued work just
@@ -14,8 +15,6 @@ import Synchronization
 public struct BackgroundWorker {
     let paths: PodcastPaths
     let store: StateStore
-    /// The batch that fetches a queued batch's episodes, with the options it was queued with.
-    let makeBatch: (BackgroundBatch) throws -> DownloadBatch
     let completion: BatchCompletion
     /// One line for the worker's log.
     let log: (String) -> Void
@@ -26,14 +25,12 @@ public struct BackgroundWorker {
 
     /// Creates the worker of the home at `paths`.
     public init(
-        paths: PodcastPaths, store: StateStore, makeBatch: @escaping (BackgroundBatch) throws -> DownloadBatch,
-        completion: BatchCompletion, log: @escaping (String) -> Void,
+        paths: PodcastPaths, store: StateStore, completion: BatchCompletion, log: @escaping (String) -> Void,
         display: @escaping () -> (report: (DownloadUpdate) -> Void, close: () -> Void),
         summary: @escaping ([DownloadResult], Duration) -> String
     ) {
         self.paths = paths
         self.store = store
-        self.makeBatch = makeBatch
         self.completion = completion
         self.log = log
         self.display = display
@@ -60,7 +57,14 @@ public struct BackgroundWorker {
         log("worker \(getpid()) done")
     }
 
-    /// Downloads one batch's queued episodes, and those queued later with the same options.
+    /// The batch that fetches `queued`'s episodes with the settings it was queued with.
+    private func makeBatch(_ queued: BackgroundBatch) throws -> DownloadBatch {
+        let headers = try queued.settings.headersFile.map { name throws(SystemError) in try BatchHeaders(paths: paths).load(name) } ?? []
+        let settings = queued.settings.settings(headers: headers, fallbackDirectory: paths.episodesDirectory)
+        return DownloadBatch(store: store, settings: settings)
+    }
+
+    /// Downloads one batch's queued episodes, and those queued later with the same settings.
     private func run(_ work: (batch: BackgroundBatch, records: [DownloadRecord]), stop: WorkerStop) {
         log("batch \(work.batch.id): downloading \(work.records.count) episodes")
         do {
@@ -90,10 +94,10 @@ public struct BackgroundWorker {
         }
     }
 
-    /// Episodes queued since, by batches with the same options as `running`, taken for this worker.
+    /// Episodes queued since, by batches with the same settings as `running`, taken for this worker.
     private func refill(like running: BackgroundBatch, listing: Listing?) -> [DownloadItem] {
         do {
-            guard let more = try store.takeQueuedWork(for: .current, options: running.options) else { return [] }
+            guard let more = try store.takeQueuedWork(for: .current, settings: running.settings) else { return [] }
             log("batch \(more.batch.id): \(more.records.count) episodes join the running downloads")
             return more.records.map { DownloadItem(resuming: $0, listing: listing) }
         } catch {

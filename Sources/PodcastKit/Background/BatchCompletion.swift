@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Group completion: once every episode of a background batch has settled (whichever process
 /// ended it: the worker, a foreground `resume`, a `cancel`), its summary is written to
 /// `<home>/batches/<id>.json` and its `--on-complete` command is started, once, detached (its own
-/// session, not waited for, output appended to the worker's log) with `PODCAST_SUMMARY` set.
+/// session, not waited for, output appended to the worker's log) with `PODCAST_SUMMARY` set. The
+/// file with its headers' values (`BatchHeaders`) is removed.
 public struct BatchCompletion {
     let store: StateStore
     let paths: PodcastPaths
@@ -37,6 +38,13 @@ public struct BatchCompletion {
             return []
         }
         for batch in finished {
+            if let headers = batch.settings.headersFile {
+                do {
+                    try BatchHeaders(paths: paths).remove(headers)
+                } catch {
+                    warn("could not remove the headers of batch \(batch.id): \(error); delete the file yourself")
+                }
+            }
             guard let path = batch.summaryPath else { continue }
             do {
                 try FileIO.makeDirectory(paths.batchSummaries)

@@ -65,6 +65,8 @@ extension Configuration {
                 configuration.retries = try value.positiveInteger(or: fail("retries must be a whole number, 1 or more"))
             case "retry-wait":
                 configuration.retryWait = try value.seconds(or: fail("retry-wait must be a number of seconds such as 2 or 0.5"))
+            case "allow-insecure-redirects":
+                configuration.allowsInsecureRedirects = try value.boolean(or: fail("allow-insecure-redirects must be true or false"))
             case "retry-budget":
                 configuration.retryBudget = try value.seconds(or: fail("retry-budget must be a number of seconds such as 1800"))
             default:
@@ -111,6 +113,12 @@ extension Configuration {
         func text(or error: ConfigurationError) throws(ConfigurationError) -> String {
             guard case .string(let text) = self else { throw error }
             return text
+        }
+
+        /// `true` or `false`.
+        func boolean(or error: ConfigurationError) throws(ConfigurationError) -> Bool {
+            guard case .bare(let word) = self, let value = Bool(word) else { throw error }
+            return value
         }
 
         /// A whole number, 1 or more.

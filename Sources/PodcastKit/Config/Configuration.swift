@@ -22,6 +22,8 @@ public struct Configuration: Sendable, Equatable {
     public var retryBudget: Duration?
     /// The most bytes one episode's file may hold, when `--max-size` is not given.
     public var maxEpisodeSize: Int64?
+    /// Whether redirects from https to plain http are followed (`allow-insecure-redirects`).
+    public var allowsInsecureRedirects: Bool?
     /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
 
@@ -43,6 +45,7 @@ public struct Configuration: Sendable, Equatable {
         if let userAgent { settings.userAgent = userAgent }
         if let connectTimeout { settings.connectTimeout = connectTimeout }
         if let stallTimeout { settings.stallTimeout = stallTimeout }
+        if let allowsInsecureRedirects { settings.allowsInsecureRedirects = allowsInsecureRedirects }
         return settings
     }
 }

@@ -46,6 +46,11 @@ public final class DownloadBatch {
         scheduler = RetryScheduler(policy: policy)
     }
 
+    /// A batch with `settings`, recording progress in `store`.
+    public convenience init(store: StateStore, settings: DownloadSettings) {
+        self.init(store: store, episodesDirectory: settings.episodesDirectory, settings: settings.engine, policy: settings.retry)
+    }
+
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
     /// finishing is a rename), never under a final name.
     public let partialDirectory: String

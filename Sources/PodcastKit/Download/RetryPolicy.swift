@@ -3,7 +3,7 @@ import Glibc
 /// What a batch does after an attempt failed: the classification users hit in practice
 /// (design notes): dropped connections continue at once, busy or unreachable servers are waited
 /// for, expired signed links get one fresh try, missing files fail, a full disk stops everything.
-public struct RetryPolicy: Sendable {
+public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in a row that gained no bytes before an episode fails.
     public var retries: Int
     /// The first back-off wait; each further failure doubles it, up to `longestWait`.

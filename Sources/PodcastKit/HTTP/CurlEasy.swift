@@ -8,39 +8,95 @@ final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let settings: HTTPSettings
+    /// Headers every hop of this request carries (conditions such as `If-Range`).
+    private let requestHeaders: [String]
+    /// Where the request began: the user's headers without hosts go to this server only.
+    private let chainStart: String
+    /// The URL now asked for: `chainStart`, or where the redirects followed so far led.
+    private(set) var url: String
+    /// Redirects followed so far.
+    private(set) var redirectCount = 0
 
     /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory
     /// or refuses a safety option (a libcurl older than 7.85). `acceptEncoding` is what to ask for
     /// ("" for every encoding libcurl decodes); libcurl decodes whatever encoding arrives anyway.
-    init?(url: String, settings: HTTPSettings, extraHeaders: [String] = [], acceptEncoding: String = "") {
+    /// Redirects are not followed by libcurl: the caller asks `followRedirect()` after each answer.
+    init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "") {
         CurlGlobal.initializeOnce()
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        self.settings = settings
+        self.requestHeaders = requestHeaders
+        chainStart = url
+        self.url = url
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(to: 0)
 
-        set(CURLOPT_URL, url)
         set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
         // Signals are no way to time out a multi-threaded program; SIGPIPE is ignored at start-up.
         set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_FOLLOWLOCATION, 1)
-        set(CURLOPT_MAXREDIRS, settings.maxRedirects)
+        // Each hop is checked by RedirectRule and gets its own headers (`followRedirect`).
+        set(CURLOPT_FOLLOWLOCATION, 0)
         // A feed or a redirect must never make us read file:// or speak another protocol.
-        guard set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
-            set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
-        else { return nil }
+        guard set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK else { return nil }
         set(CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
         // Not CURLOPT_TIMEOUT: a whole-transfer limit would kill long downloads; a stall is what we catch.
         set(CURLOPT_LOW_SPEED_LIMIT, settings.stallSpeed)
         set(CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
         set(CURLOPT_USERAGENT, settings.userAgent)
         set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
-        for header in settings.extraHeaders + extraHeaders {
+        ask(url)
+    }
+
+    /// Points the handle at `url` with the headers a request there may carry.
+    private func ask(_ url: String) {
+        self.url = url
+        set(CURLOPT_URL, url)
+        let list = requestHeaders + settings.headers.fields(for: url, startingAt: chainStart)
+        _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for header in list {
             headerList = curl_slist_append(headerList, header)
         }
         if let headerList {
             _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
         }
+    }
+
+    /// What follows the answer just received: `.none` when it is no redirect (it is the answer),
+    /// `.follow` when the handle now points at the redirect's target (run it again), or the error
+    /// that refuses the redirect (`RedirectRule`).
+    func followRedirect() -> RedirectStep {
+        guard RedirectRule.followedStatuses.contains(responseCode), let target = redirectURL else { return .none }
+        if let refusal = RedirectRule.refusal(from: url, to: target, followed: redirectCount, settings: settings) {
+            return .refused(refusal)
+        }
+        redirectCount += 1
+        ask(target)
+        return .follow
+    }
+
+    /// What `followRedirect()` did.
+    enum RedirectStep: Equatable {
+        case none
+        case follow
+        case refused(HTTPError)
+    }
+
+    /// True while the last answer is a redirect this handle would follow: its body is the server's
+    /// note about the move, never part of what was asked for.
+    var answerIsRedirect: Bool {
+        RedirectRule.followedStatuses.contains(responseCode) && redirectURL != nil
+    }
+
+    /// The absolute URL the last answer redirects to, if it does.
+    private var redirectURL: String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard podcast_curl_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK, let pointer
+        else { return nil }
+        return String(cString: pointer)
     }
 
     deinit {
@@ -86,15 +142,6 @@ final class CurlEasy {
         return code
     }
 
-    /// The URL that finally answered.
-    var effectiveURL: String? {
-        var pointer: UnsafeMutablePointer<CChar>?
-        guard podcast_curl_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK,
-            let pointer
-        else { return nil }
-        return String(cString: pointer)
-    }
-
     /// The Content-Length of the last response, or nil when it had none.
     var contentLength: Int64? {
         var length = -1
@@ -111,13 +158,6 @@ final class CurlEasy {
         return String(cString: pointer)
     }
 
-    /// How many redirects were followed.
-    var redirectCount: Int {
-        var count = 0
-        _ = podcast_curl_easy_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &count)
-        return count
-    }
-
     /// Seconds from the last response's `Retry-After`, or nil when absent. libcurl can report
     /// a negative value for a date in the past; that means "now".
     var retryAfter: Int? {
@@ -128,17 +168,16 @@ final class CurlEasy {
         return max(0, seconds)
     }
 
-    /// The value of header `name` in response `request` of the redirect chain (0 is the first;
-    /// -1, the default, the last).
-    func header(_ name: String, request: Int32 = -1) -> String? {
+    /// The value of header `name` in the last answer.
+    func header(_ name: String) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), request, &found) == CURLHE_OK,
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
             let found, let value = found.pointee.value
         else { return nil }
         return String(cString: value)
     }
 
-    /// Every header of the last response of the redirect chain, names lower-cased.
+    /// Every header of the last answer, names lower-cased.
     var headers: [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         var previous: UnsafeMutablePointer<curl_header>?

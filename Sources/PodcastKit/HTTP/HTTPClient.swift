@@ -49,7 +49,7 @@ public struct HTTPClient: Sendable {
         consume: (UnsafeRawBufferPointer) -> Bool
     ) throws(HTTPError) -> HTTPResponse {
         guard Self.isHTTP(url) else { throw .unsupportedURL(url) }
-        guard let easy = CurlEasy(url: url, settings: settings, extraHeaders: headers) else {
+        guard let easy = CurlEasy(url: url, settings: settings, requestHeaders: headers) else {
             throw HTTPError(kind: .transfer(code: Int(CURLE_OUT_OF_MEMORY.rawValue)), url: url,
                             detail: "libcurl could not set up a safe transfer",
                             advice: "podcast needs libcurl 7.85 or later and some free memory")
@@ -60,10 +60,29 @@ public struct HTTPClient: Sendable {
                 let unmanaged = Unmanaged.passRetained(transfer)
                 defer { unmanaged.release() }
                 easy.setWriteFunction(StreamingTransfer.write, userdata: unmanaged.toOpaque())
-                easy.setHeaderFunction(StreamingTransfer.header, userdata: unmanaged.toOpaque())
-
-                let code = curl_easy_perform(easy.handle)
-                let effectiveURL = easy.effectiveURL ?? url
+                // Each hop is one perform. The chain's new address is the last hop of the
+                // prefix of permanent moves (301, 308) it starts with.
+                var code = CURLE_OK
+                var permanentTarget: String?
+                var permanentSoFar = true
+                hops: while true {
+                    transfer.startHop()
+                    code = curl_easy_perform(easy.handle)
+                    // A redirect's note cut short (`skippedBody`) is still a redirect.
+                    if code == CURLE_WRITE_ERROR && transfer.skippedBody > 0 { code = CURLE_OK }
+                    guard code == CURLE_OK else { break }
+                    let status = easy.responseCode
+                    switch easy.followRedirect() {
+                    case .none:
+                        break hops
+                    case .refused(let error):
+                        throw error
+                    case .follow:
+                        permanentSoFar = permanentSoFar && RedirectRule.permanentStatuses.contains(status)
+                        if permanentSoFar { permanentTarget = easy.url }
+                    }
+                }
+                let effectiveURL = easy.url
                 let status = easy.responseCode
                 if transfer.refusedStatus || (code == CURLE_OK && !accepting.contains(status)) {
                     throw .status(status, url: effectiveURL, retryAfter: easy.retryAfter)
@@ -75,7 +94,7 @@ public struct HTTPClient: Sendable {
                     status: status, effectiveURL: effectiveURL, redirectCount: easy.redirectCount,
                     headers: easy.headers, body: [])
                 response.stoppedByConsumer = transfer.stoppedByConsumer
-                response.permanentRedirect = transfer.firstHopWasPermanent ? easy.header("location", request: 0) : nil
+                response.permanentRedirect = permanentTarget
                 return response
             }
         }
@@ -94,11 +113,13 @@ private final class StreamingTransfer {
     let accepting: ClosedRange<Int>
     let begin: (String?, String) -> Void
     let consume: (UnsafeRawBufferPointer) -> Bool
-    var statusChecked = false
-    var refusedStatus = false
-    var stoppedByConsumer = false
-    var hops = 0
-    var firstHopWasPermanent = false
+    private var statusChecked = false
+    private(set) var refusedStatus = false
+    /// True while the hop's answer is a redirect: its body is dropped.
+    private var skipsBody = false
+    /// Bytes of a redirect's body dropped so far.
+    private(set) var skippedBody = 0
+    private(set) var stoppedByConsumer = false
 
     init(
         easy: CurlEasy, accepting: ClosedRange<Int>, begin: @escaping (String?, String) -> Void,
@@ -110,39 +131,37 @@ private final class StreamingTransfer {
         self.consume = consume
     }
 
+    /// Forgets the last hop's answer before the next hop of a redirect chain.
+    func startHop() {
+        statusChecked = false
+        skipsBody = false
+        skippedBody = 0
+    }
+
     /// The body callback. The status is checked before the first byte is handed on, so an error
-    /// page never reaches the consumer; returning short makes libcurl stop with CURLE_WRITE_ERROR.
+    /// page (or a redirect's note) never reaches the consumer; returning short makes libcurl stop
+    /// with CURLE_WRITE_ERROR.
     static let write: podcast_curl_data_callback = { data, size, count, userdata in
         guard let data, let userdata else { return 0 }
         let transfer = Unmanaged<StreamingTransfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
         if !transfer.statusChecked {
             transfer.statusChecked = true
-            transfer.refusedStatus = !transfer.accepting.contains(transfer.easy.responseCode)
-            if !transfer.refusedStatus {
-                transfer.begin(transfer.easy.contentType, transfer.easy.effectiveURL ?? "")
+            transfer.skipsBody = transfer.easy.answerIsRedirect
+            transfer.refusedStatus = !transfer.skipsBody && !transfer.accepting.contains(transfer.easy.responseCode)
+            if !transfer.refusedStatus && !transfer.skipsBody {
+                transfer.begin(transfer.easy.contentType, transfer.easy.url)
             }
+        }
+        if transfer.skipsBody {
+            // A redirect's note is a few hundred bytes; one that goes on is cut off, not read forever.
+            transfer.skippedBody += length
+            return transfer.skippedBody > RedirectRule.longestNote ? 0 : length
         }
         guard !transfer.refusedStatus else { return 0 }
         guard transfer.consume(UnsafeRawBufferPointer(start: data, count: length)) else {
             transfer.stoppedByConsumer = true
             return 0
-        }
-        return length
-    }
-
-    /// The header callback: notes whether the first response of the chain was a permanent redirect.
-    static let header: podcast_curl_data_callback = { data, size, count, userdata in
-        guard let data, let userdata else { return 0 }
-        let transfer = Unmanaged<StreamingTransfer>.fromOpaque(userdata).takeUnretainedValue()
-        let length = size * count
-        let line = UnsafeRawBufferPointer(start: data, count: length)
-        if line.starts(with: "HTTP/".utf8) {
-            transfer.hops += 1
-            if transfer.hops == 1 {
-                let status = line.split(separator: UInt8(ascii: " ")).dropFirst().first.map { Array($0) } ?? []
-                transfer.firstHopWasPermanent = status == Array("301".utf8) || status == Array("308".utf8)
-            }
         }
         return length
     }

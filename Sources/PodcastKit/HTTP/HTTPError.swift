@@ -14,6 +14,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case tls
         /// More redirects than allowed.
         case tooManyRedirects
+        /// A redirect from https to plain http, refused.
+        case insecureRedirect
         /// The connection broke before the response was complete.
         case connectionLost
         /// The server answered with a status the request does not accept.
@@ -48,9 +50,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
-    /// One line: what failed, for which URL, and what to do.
+    /// One line: what failed, for which URL (its credentials hidden), and what to do.
     public var description: String {
-        "\(detail) for \(url); \(advice)"
+        "\(URLRedaction.redactedText(detail)) for \(URLRedaction.redacted(url)); \(advice)"
     }
 
     /// True for the statuses and network failures that are worth trying again later.

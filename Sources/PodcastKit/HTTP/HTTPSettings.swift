@@ -10,23 +10,28 @@ public struct HTTPSettings: Sendable, Equatable {
     public var stallSpeed: Int
     /// Redirects followed before giving up (libcurl's default is unlimited).
     public var maxRedirects: Int
-    /// Extra request headers, each `Name: value`.
-    public var extraHeaders: [String]
+    /// Headers the user asked for, and the servers they may go to.
+    public var headers: RequestHeaders
+    /// Whether a redirect from https to plain http is followed (by default it is refused).
+    public var allowsInsecureRedirects: Bool
 
-    /// The defaults: `podcast/<version>`, 15 s to connect, under 1 KiB/s for 60 s is a stall, 10 redirects.
+    /// The defaults: `podcast/<version>`, 15 s to connect, under 1 KiB/s for 60 s is a stall, 10 redirects,
+    /// no extra headers, no step down from https to http.
     public init(
         userAgent: String = "podcast/\(podcastVersion)",
         connectTimeout: Int = 15,
         stallTimeout: Int = 60,
         stallSpeed: Int = 1024,
         maxRedirects: Int = 10,
-        extraHeaders: [String] = []
+        headers: RequestHeaders = RequestHeaders(),
+        allowsInsecureRedirects: Bool = false
     ) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout
         self.stallSpeed = stallSpeed
         self.maxRedirects = maxRedirects
-        self.extraHeaders = extraHeaders
+        self.headers = headers
+        self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 }

@@ -7,8 +7,8 @@ extension StateStore {
     /// episode becomes a `queued` record with no owner (its resume data and partial file kept), so
     /// the worker can take it. An episode already downloaded settles at once as skipped; one that
     /// a live process is fetching is left to it and settles when that process ends it.
-    public func enqueueBatch(_ items: [DownloadItem], options: [String], onComplete: String?) throws(StoreError) -> QueuedBatch {
-        let encodedOptions = Self.encodedOptions(options)
+    public func enqueueBatch(_ items: [DownloadItem], settings: QueuedSettings, onComplete: String?) throws(StoreError) -> QueuedBatch {
+        let encodedOptions = settings.stored
         return try write { () throws(SQLiteError) -> QueuedBatch in
             let insert = try connection.prepare("""
                 INSERT INTO batches (created_at, options, on_complete) VALUES (:now, :options, :on_complete) RETURNING id
@@ -27,12 +27,6 @@ extension StateStore {
             }
             return queued
         }
-    }
-
-    /// `options` as the batches table stores them: a JSON array of strings, the same text for the
-    /// same options (so batches queued alike can be matched by it). Encoding strings cannot fail.
-    static func encodedOptions(_ options: [String]) -> String {
-        (try? JSONEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     /// Marks `item` queued for the worker, or returns how it settles at once.
@@ -79,11 +73,11 @@ extension StateStore {
 
     /// The worker's next piece of work: the oldest open batch's queued episodes that no process
     /// owns, taken for `owner` in the same transaction (so `pause` from now on asks `owner`);
-    /// with `options`, only of a batch queued with exactly those options.
+    /// with `settings`, only of a batch queued with exactly those settings.
     public func takeQueuedWork(
-        for owner: ProcessOwner, options: [String]? = nil
+        for owner: ProcessOwner, settings: QueuedSettings? = nil
     ) throws(StoreError) -> (batch: BackgroundBatch, records: [DownloadRecord])? {
-        let encodedOptions = options.map(Self.encodedOptions)
+        let encodedOptions = settings?.stored
         return try write { () throws(SQLiteError) -> (batch: BackgroundBatch, records: [DownloadRecord])? in
             let next = try connection.prepare("""
                 SELECT MIN(items.batch) FROM batch_items AS items JOIN batches ON batches.id = items.batch
@@ -172,10 +166,9 @@ extension StateStore {
         if let id { try query.bind(id, named: ":id") }
         if let since { try query.bind(since, named: ":since") }
         var batches = try query.rows { row throws(SQLiteError) in
-            let options = row.optionalString(at: 3).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
             return BackgroundBatch(
                 id: try row.int(at: 0), created: Date(timeIntervalSince1970: row.optionalDouble(at: 1) ?? 0),
-                finished: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, options: options ?? [],
+                finished: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, settings: QueuedSettings(stored: row.optionalString(at: 3) ?? "{}"),
                 onComplete: row.optionalString(at: 4), summaryPath: row.optionalString(at: 5), results: [], pending: 0)
         }
         let items = try connection.prepare("""

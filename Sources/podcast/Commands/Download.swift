@@ -43,7 +43,7 @@ struct Download: ParsableCommand {
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
-        let batch = transfer.batch(store: store, context: context)
+        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context))
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 

@@ -42,7 +42,7 @@ struct Resume: ParsableCommand {
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
-        let batch = transfer.batch(store: store, context: context)
+        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context))
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 }

@@ -4,7 +4,7 @@ import PodcastKit
 
 /// `podcast worker` (hidden): the background worker that `download --background` starts, detached,
 /// with its output in `<home>/worker.log`. What it does is `BackgroundWorker`'s; this command
-/// gives it the options parser, the log and the renderings.
+/// gives it the log and the renderings.
 struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
@@ -22,7 +22,6 @@ struct Worker: ParsableCommand {
         let store = try context.openStore()
         let worker = BackgroundWorker(
             paths: context.paths, store: store,
-            makeBatch: { queued in try TransferOptions.parse(queued.options).batch(store: store, context: context) },
             completion: BatchCompletion.of(store: store, context: context),
             log: { context.console.message($0) },
             display: {

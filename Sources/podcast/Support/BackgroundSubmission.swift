@@ -8,9 +8,32 @@ enum BackgroundSubmission {
         _ items: [DownloadItem], transfer: TransferOptions, background: BackgroundOptions, output: OutputOptions,
         store: StateStore, context: CommandContext
     ) throws {
+        // The headers' values go to a private file before the batch exists, so the worker never
+        // finds a batch without them; the store records only the file's name.
+        let settings = transfer.settings(context: context)
+        let headers = BatchHeaders(paths: context.paths)
+        var headersFile: String?
+        if !settings.engine.http.headers.isEmpty {
+            do {
+                headersFile = try headers.save(settings.engine.http.headers.fields)
+            } catch {
+                context.console.message("error: cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
+                throw ExitCode(ExitStatus.operationFailed)
+            }
+        }
         // Queued first, then the worker looked for: a worker that is just leaving checks the queue
         // again after letting go of its lock, so this work cannot be stranded.
-        let queued = try store.enqueueBatch(items, options: transfer.recordedArguments(context: context), onComplete: background.onComplete)
+        let queued: QueuedBatch
+        do {
+            queued = try store.enqueueBatch(items, settings: QueuedSettings(settings, headersFile: headersFile), onComplete: background.onComplete)
+        } catch {
+            if let headersFile {
+                do { try headers.remove(headersFile) } catch {
+                    context.console.message("warning: could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
+                }
+            }
+            throw error
+        }
         BatchCompletion.settle(store: store, context: context)
         var worker: Int32?
         if queued.queued > 0 {

@@ -26,8 +26,19 @@ struct TransferOptions: ParsableArguments {
     @Option(help: "Send this User-Agent instead of podcast/<version>.")
     var userAgent: String?
 
-    @Option(help: "An extra request header, 'Name: value' (repeatable).")
+    @Option(help: ArgumentHelp(
+        "An extra request header, 'Name: value' (repeatable); sent to the server each download starts at, "
+            + "never past a redirect to another one (see --header-host).",
+        valueName: "header"))
     var header: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Send the --header headers to this host and its subdomains only, also after redirects (repeatable).",
+        valueName: "host"))
+    var headerHost: [String] = []
+
+    @Flag(help: "Follow redirects from https to plain http (refused by default; allow-insecure-redirects in the configuration file).")
+    var allowInsecureRedirects = false
 
     func validate() throws {
         if let concurrency, !(1...16).contains(concurrency) {
@@ -41,25 +52,37 @@ struct TransferOptions: ParsableArguments {
         }
         if let stallTimeout, stallTimeout < 1 { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         if let retries, retries < 1 { throw ValidationError("--retries must be 1 or more") }
-        for header in header where !header.contains(":") {
-            throw ValidationError("--header takes 'Name: value', not \"\(header)\"")
+        for header in header {
+            let name = header.prefix { $0 != ":" }
+            guard header.contains(":"), !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw ValidationError("--header takes 'Name: value', not \"\(header.prefix { $0 != ":" }):…\"")
+            }
+            guard !header.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                throw ValidationError("--header \(name) must be one line")
+            }
+        }
+        if !headerHost.isEmpty && header.isEmpty {
+            throw ValidationError("--header-host names the hosts for --header; give the headers too")
+        }
+        for host in headerHost where host.isEmpty || host.contains(where: { "/:@ ".contains($0) }) {
+            throw ValidationError("--header-host takes a host name such as cdn.example.com, not \"\(host)\"")
         }
     }
 
-    /// A batch with these options over the configuration file's settings.
-    func batch(store: StateStore, context: CommandContext) -> DownloadBatch {
+    /// The settings these options make over the environment and the configuration file's.
+    func settings(context: CommandContext) -> DownloadSettings {
         let configuration = context.configuration
         var http = configuration.httpSettings
         if let userAgent { http.userAgent = userAgent }
         if let stallTimeout { http.stallTimeout = stallTimeout }
-        http.extraHeaders = header
-        let settings = TransferEngine.Settings(
+        if allowInsecureRedirects { http.allowsInsecureRedirects = true }
+        http.headers = RequestHeaders(fields: header, hosts: headerHost)
+        let engine = TransferEngine.Settings(
             concurrency: concurrency ?? configuration.concurrency ?? 3,
             rateLimit: limitRate.flatMap(ByteCount.bytesPerSecond) ?? configuration.limitRate, http: http,
             maxEpisodeSize: maxSize.flatMap(ByteCount.parse) ?? configuration.maxEpisodeSize ?? TransferRequest.defaultMaxSize)
-        return DownloadBatch(
-            store: store, episodesDirectory: episodesDirectory(context: context),
-            settings: settings, policy: configuration.retryPolicy(retries: retries))
+        return DownloadSettings(
+            episodesDirectory: episodesDirectory(context: context), engine: engine, retry: configuration.retryPolicy(retries: retries))
     }
 
     /// Where finished episodes go, absolute: the option, then the environment, then the
@@ -68,20 +91,6 @@ struct TransferOptions: ParsableArguments {
         let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let directory = episodesDir ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
         return Self.absolute(directory, environment: context.environment)
-    }
-
-    /// These options as command-line arguments, the Episodes directory resolved here: what a
-    /// background batch records, so the worker fetches it as this command would have.
-    func recordedArguments(context: CommandContext) -> [String] {
-        var arguments = ["--episodes-dir", episodesDirectory(context: context)]
-        if let concurrency { arguments += ["--concurrency", String(concurrency)] }
-        if let limitRate { arguments += ["--limit-rate", limitRate] }
-        if let maxSize { arguments += ["--max-size", maxSize] }
-        if let stallTimeout { arguments += ["--stall-timeout", String(stallTimeout)] }
-        if let retries { arguments += ["--retries", String(retries)] }
-        if let userAgent { arguments += ["--user-agent", userAgent] }
-        for header in header { arguments += ["--header", header] }
-        return arguments
     }
 
     /// `path` with `~` expanded and made absolute, so records name files that every later run,

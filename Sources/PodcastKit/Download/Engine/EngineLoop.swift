@@ -155,7 +155,18 @@ final class EngineLoop {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
-            let event = transfer.outcome(message.pointee.data.result, settings: settings.http)
+            let code = message.pointee.data.result
+            if transfer.followRedirect(after: code) {
+                // The same handle, pointed at the redirect's target, goes round again.
+                _ = curl_multi_remove_handle(multi, handle)
+                if curl_multi_add_handle(multi, handle) == CURLM_OK { continue }
+                finish(handle, multi: multi, event: .failed(FailedTransfer(
+                    id: transfer.request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)),
+                    url: transfer.request.url)))
+                any = true
+                continue
+            }
+            let event = transfer.outcome(code, settings: settings.http)
             if case .completed = event { transfer.startWritebackOfRest() }
             finish(handle, multi: multi, event: event)
             any = true

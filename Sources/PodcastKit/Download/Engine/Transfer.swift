@@ -29,6 +29,8 @@ final class Transfer {
     private var checkedResponse = false
     /// True for a 416's body: an error page, never part of the file.
     private var discardsBody = false
+    /// Bytes of the current hop's body dropped because the answer is a redirect (nil: it is not).
+    private var redirectNote: Int?
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
     /// True while the transfer waits for the speed cap (its write callback paused it).
@@ -86,7 +88,7 @@ final class Transfer {
         let conditions = request.resume?.validator.map { ["If-Range: \($0)"] } ?? []
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
-        guard let easy = CurlEasy(url: request.url, settings: settings, extraHeaders: conditions, acceptEncoding: "identity") else {
+        guard let easy = CurlEasy(url: request.url, settings: settings, requestHeaders: conditions, acceptEncoding: "identity") else {
             close(descriptor)
             throw FailedTransfer(id: request.id, kind: .http(.unsupportedURL(request.url)), url: request.url)
         }
@@ -137,9 +139,29 @@ final class Transfer {
         TransferProgress(id: request.id, bytes: written, total: total, speed: speed)
     }
 
+    /// After the hop ended with libcurl's result `code`: true when its answer was a redirect that
+    /// `RedirectRule` lets it follow, and the handle now points at the target (take it out of
+    /// the multi handle and add it again); false when the hop's answer is the transfer's end
+    /// (a refused redirect is its `refusal`).
+    func followRedirect(after code: CURLcode) -> Bool {
+        let cutNote = code == CURLE_WRITE_ERROR && (redirectNote ?? 0) > RedirectRule.longestNote
+        guard code == CURLE_OK || cutNote, redirectNote != nil || !checkedResponse else { return false }
+        switch easy.followRedirect() {
+        case .none:
+            return false
+        case .refused(let error):
+            refusal = .http(error)
+            return false
+        case .follow:
+            redirectNote = nil
+            checkedResponse = false
+            return true
+        }
+    }
+
     /// The event for the transfer's end with libcurl's result `code`.
     func outcome(_ code: CURLcode, settings: HTTPSettings) -> TransferEvent {
-        let url = easy.effectiveURL ?? request.url
+        let url = easy.url
         func failed(_ kind: FailedTransfer.Kind) -> TransferEvent {
             .failed(FailedTransfer(id: request.id, kind: kind, url: url, bytes: written, received: received))
         }
@@ -186,6 +208,14 @@ final class Transfer {
         guard let data, let userdata else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
+        if transfer.redirectNote == nil, !transfer.checkedResponse, transfer.easy.answerIsRedirect {
+            transfer.redirectNote = 0
+        }
+        if let note = transfer.redirectNote {
+            // A redirect's note is dropped; one that goes on is cut off and the redirect followed.
+            transfer.redirectNote = note + length
+            return note + length > RedirectRule.longestNote ? 0 : length
+        }
         if !transfer.checkedResponse {
             transfer.checkedResponse = true
             if let refusal = transfer.acceptResponse(startingWith: UnsafeRawBufferPointer(start: data, count: length)) {
@@ -202,7 +232,7 @@ final class Transfer {
             limiter.take(length)
         }
         if transfer.written + Int64(length) > transfer.limit.bytes {
-            transfer.refusal = .tooLarge(transfer.limit.reason(url: transfer.easy.effectiveURL ?? transfer.request.url))
+            transfer.refusal = .tooLarge(transfer.limit.reason(url: transfer.easy.url))
             return 0
         }
         var offset = 0
@@ -236,7 +266,7 @@ final class Transfer {
     /// is (and the partial file is made ready for it), else why not.
     private func acceptResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
         let answer = answer
-        let url = easy.effectiveURL ?? request.url
+        let url = easy.url
         let verdict = ResponseCheck.verdict(on: answer, resuming: request.resume)
         if case .failure = verdict {
             return .http(.status(answer.status, url: url, retryAfter: easy.retryAfter))

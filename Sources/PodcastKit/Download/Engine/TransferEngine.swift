@@ -11,7 +11,7 @@ import Synchronization
 /// writes belong there, not on the engine thread.
 public final class TransferEngine: Sendable {
     /// How the engine behaves.
-    public struct Settings: Sendable {
+    public struct Settings: Sendable, Equatable {
         /// Transfers running at once; the rest wait their turn in order.
         public var concurrency: Int
         /// Connections to one host at once (politeness; more gains nothing).
