@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # sqlite3 (the shell): tests that edit or break a store the way a foreign writer would.
-packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev sqlite3 pkg-config nginx-light curl time aria2)
+# openssl: tests that make a certificate for an https server on 127.0.0.1.
+packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev sqlite3 pkg-config nginx-light openssl curl time aria2)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -14,10 +14,14 @@ public final class NginxServer: Sendable {
     public let port: Int
     private let process: ChildProcess
     private let prefix: TemporaryDirectory
+    /// True when it speaks TLS (https) with a certificate the test made.
+    public let isSecure: Bool
 
     /// Starts nginx and waits (boundedly) until it accepts connections; `limitRate` (bytes per
     /// second, per connection, nginx's `limit_rate`) slows every answer so a test can interrupt it.
-    public init(limitRate: Int? = nil) async throws {
+    /// With `certificate` it speaks https only. `directives` go into its `server` block as they
+    /// are (`location = /a { return 302 http://…; }`).
+    public init(limitRate: Int? = nil, certificate: SelfSignedCertificate? = nil, directives: String = "") async throws {
         root = try TemporaryDirectory(prefix: "nginx-root")
         prefix = try TemporaryDirectory(prefix: "nginx-prefix")
         // Reserve a free port, then hand it to nginx (a tiny window in which another test could take it).
@@ -44,11 +48,14 @@ public final class NginxServer: Sendable {
                 default_type application/octet-stream;
                 types { audio/mpeg mp3; application/rss+xml xml; }
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(certificate == nil ? "" : " ssl");
+                    \(certificate.map { "ssl_certificate \($0.certificate); ssl_certificate_key \($0.key);" } ?? "")
                     root \(root.path);
+                    \(directives)
                 }
             }
             """
+        isSecure = certificate != nil
         try configuration.write(toFile: prefix.path("nginx.conf"), atomically: true, encoding: .utf8)
         process = try await Self.start(prefix: prefix, port: port)
     }
@@ -73,9 +80,9 @@ public final class NginxServer: Sendable {
         throw NginxError(message: "nginx did not start on port \(port): " + failures.joined(separator: "; "))
     }
 
-    /// `http://127.0.0.1:PORT/path`.
+    /// `http://127.0.0.1:PORT/path` (`https` when it speaks TLS).
     public func url(_ path: String) -> String {
-        "http://127.0.0.1:\(port)" + (path.hasPrefix("/") ? path : "/" + path)
+        "\(isSecure ? "https" : "http")://127.0.0.1:\(port)" + (path.hasPrefix("/") ? path : "/" + path)
     }
 
     /// Writes `data` to `path` under the served directory.

@@ -4,6 +4,20 @@ import Testing
 @testable import PodcastKit
 
 @Suite struct StateStoreTests {
+    @Test func theStoreAndItsLogAreReadableByTheirOwnerOnly() throws {
+        try withTemporaryDirectory { directory in
+            let store = try StateStore(path: directory + "/state.sqlite")
+            try store.saveDownload(DownloadRecord(
+                feed: "https://u:p@example.com/feed.xml", identity: "e", podcastTitle: "Show", title: "E", url: "https://example.com/e.mp3",
+                mediaType: nil, published: nil))
+            for name in ["state.sqlite", "state.sqlite-wal"] {
+                let mode = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.posixPermissions] as? Int
+                #expect(mode == 0o600, "\(name)")
+            }
+            withExtendedLifetime(store) {}
+        }
+    }
+
     @Test func searchRoundTripKeepsEveryField() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")

@@ -175,6 +175,28 @@ import Testing
         #expect(done.etag == "\"e1\"")
     }
 
+    @Test func aRedirectsNoteIsNeverWrittenAndAnEndlessOneIsCut() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let audio = Self.body(5, size: 10_000)
+        let note = Data(repeating: UInt8(ascii: "<"), count: 4 * 1024 * 1024)
+        let server = try LoopbackServer(routes: [
+            "/feed/ep.mp3": .fixed(status: 302, body: note, headers: [("Location", "/cdn/ep.mp3"), ("Content-Type", "text/html")]),
+            "/cdn/ep.mp3": .fixed(body: audio),
+        ])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/feed/ep.mp3"), partialPath: directory.path("ep.part"))])
+        #expect(completed(events)[1]?.bytes == Int64(audio.count))
+        #expect(try Data(contentsOf: URL(filePath: directory.path("ep.part"))) == audio)
+    }
+
+    @Test func aRefusedRedirectEndsTheTransferBeforeTheNextHop() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer(routes: ["/ep.mp3": .redirect(to: "/cdn/ep.mp3"), "/cdn/ep.mp3": .fixed(body: Self.body(6, size: 100))])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/ep.mp3"), partialPath: directory.path("ep.part"))],
+            settings: .init(http: HTTPSettings(stallTimeout: 2, maxRedirects: 0)))
+        #expect(failures(events)[1].map { if case .http(let error) = $0.kind { error.kind == .tooManyRedirects } else { false } } == true)
+        #expect(server.requestCount(path: "/cdn/ep.mp3") == 0)
+    }
+
     @Test func cancellingStopsARunningTransfer() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let server = try LoopbackServer(routes: ["/slow": .stall(afterBytes: 10, body: Data(count: 100_000))])

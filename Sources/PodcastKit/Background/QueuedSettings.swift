@@ -19,6 +19,7 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
     var stallSpeed: Int?
     var maxRedirects: Int?
     var allowsInsecureRedirects: Bool?
+    var certificateAuthorities: String?
     var headerHosts: [String]?
     /// The `BatchHeaders` file with the header values; nil when the batch sends none.
     public private(set) var headersFile: String?
@@ -41,6 +42,7 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         stallSpeed = http.stallSpeed
         maxRedirects = http.maxRedirects
         allowsInsecureRedirects = http.allowsInsecureRedirects
+        certificateAuthorities = http.certificateAuthorities
         headerHosts = http.headers.isEmpty ? nil : http.headers.hosts
         self.headersFile = http.headers.isEmpty ? nil : headersFile
         retries = retry.retries
@@ -59,6 +61,7 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         if let stallSpeed { http.stallSpeed = stallSpeed }
         if let maxRedirects { http.maxRedirects = maxRedirects }
         if let allowsInsecureRedirects { http.allowsInsecureRedirects = allowsInsecureRedirects }
+        http.certificateAuthorities = certificateAuthorities
         http.headers = RequestHeaders(fields: headers, hosts: headerHosts ?? [])
         var engine = TransferEngine.Settings(http: http)
         if let concurrency { engine.concurrency = concurrency }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 extension Configuration {
     /// Reads the file at `path`; a missing file is an empty configuration.
@@ -67,6 +68,10 @@ extension Configuration {
                 configuration.retryWait = try value.seconds(or: fail("retry-wait must be a number of seconds such as 2 or 0.5"))
             case "allow-insecure-redirects":
                 configuration.allowsInsecureRedirects = try value.boolean(or: fail("allow-insecure-redirects must be true or false"))
+            case "ca-file":
+                let file = try value.text(or: fail("ca-file must be the quoted path of a PEM file"))
+                guard access(file, R_OK) == 0 else { throw fail("ca-file \"\(file)\" cannot be read") }
+                configuration.certificateAuthorities = file
             case "retry-budget":
                 configuration.retryBudget = try value.seconds(or: fail("retry-budget must be a number of seconds such as 1800"))
             default:

@@ -24,6 +24,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxEpisodeSize: Int64?
     /// Whether redirects from https to plain http are followed (`allow-insecure-redirects`).
     public var allowsInsecureRedirects: Bool?
+    /// The certificate authorities to trust instead of the system's (`ca-file`).
+    public var certificateAuthorities: String?
     /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
 
@@ -46,6 +48,7 @@ public struct Configuration: Sendable, Equatable {
         if let connectTimeout { settings.connectTimeout = connectTimeout }
         if let stallTimeout { settings.stallTimeout = stallTimeout }
         if let allowsInsecureRedirects { settings.allowsInsecureRedirects = allowsInsecureRedirects }
+        settings.certificateAuthorities = certificateAuthorities
         return settings
     }
 }

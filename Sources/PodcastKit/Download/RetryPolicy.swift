@@ -104,7 +104,7 @@ public struct RetryPolicy: Sendable, Equatable {
                 return .askOriginalURL
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):
                 return .fail(final: true)
-            case .unsupportedURL, .tooManyRedirects, .bodyTooLarge:
+            case .unsupportedURL, .tooManyRedirects, .insecureRedirect, .bodyTooLarge:
                 return .fail(final: true)
             case .badContentEncoding where resumed:
                 return retry(.startOver(after: nil))

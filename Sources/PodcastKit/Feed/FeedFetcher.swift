@@ -45,10 +45,10 @@ public struct FeedFetcher {
         var first = try fetchPage(url, conditional: !refresh)
         var address = first.permanentTarget ?? url
         if let target = first.permanentTarget {
-            moves.append("feed \(url) has moved permanently to \(target); use the new address from now on")
+            moves.append("feed \(URLRedaction.redacted(url)) has moved permanently to \(URLRedaction.redacted(target)); use the new address from now on")
         }
         if let newURL = first.result.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
-            moves.append("feed \(address) says it has moved to \(newURL) (itunes:new-feed-url); reading it from there")
+            moves.append("feed \(URLRedaction.redacted(address)) says it has moved to \(URLRedaction.redacted(newURL)) (itunes:new-feed-url); reading it from there")
             first = try fetchPage(newURL, conditional: !refresh)
             address = first.permanentTarget ?? newURL
         }
@@ -154,7 +154,7 @@ public struct FeedFetcher {
         guard let parser else { throw FeedError(.empty, source: url) }
         var result = try parser.finish()
         if received > Self.maxPageBytes {
-            result.warnings.append("feed \(url) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
+            result.warnings.append("feed \(URLRedaction.redacted(url)) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
         }
         // Only a whole answer is worth a conditional GET next time.
         if !response.stoppedByConsumer, let writer, (try? writer.commit()) != nil {

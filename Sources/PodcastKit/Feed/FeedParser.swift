@@ -46,7 +46,8 @@ public final class FeedParser {
     /// A parser for the document at `url` (relative links resolve against it), named `source` in
     /// errors; `httpCharset` is the charset the server named, if any.
     public init(url: String, source: String? = nil, httpCharset: String? = nil) {
-        self.source = source ?? url
+        // Only ever shown: its credentials (a private feed's) are hidden.
+        self.source = URLRedaction.redacted(source ?? url)
         self.httpCharset = httpCharset
         builder = FeedBuilder(url: url)
         relay = XMLEventRelay(handler: builder)

@@ -46,6 +46,7 @@ final class CurlEasy {
         set(CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
         set(CURLOPT_USERAGENT, settings.userAgent)
         set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
+        if let authorities = settings.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
         ask(url)
     }
 
@@ -91,12 +92,19 @@ final class CurlEasy {
         RedirectRule.followedStatuses.contains(responseCode) && redirectURL != nil
     }
 
-    /// The absolute URL the last answer redirects to, if it does.
+    /// The absolute URL the last answer redirects to, if it does: its Location resolved against
+    /// the URL asked for, as libcurl resolves it (read from the header, not CURLINFO_REDIRECT_URL,
+    /// which libcurl leaves unset when the answer's body was cut short).
     private var redirectURL: String? {
-        var pointer: UnsafeMutablePointer<CChar>?
-        guard podcast_curl_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK, let pointer
+        guard let location = header("location"), let resolver = curl_url() else { return nil }
+        defer { curl_url_cleanup(resolver) }
+        guard curl_url_set(resolver, CURLUPART_URL, url, 0) == CURLUE_OK,
+            curl_url_set(resolver, CURLUPART_URL, location, UInt32(CURLU_URLENCODE)) == CURLUE_OK
         else { return nil }
-        return String(cString: pointer)
+        var resolved: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(resolver, CURLUPART_URL, &resolved, 0) == CURLUE_OK, let resolved else { return nil }
+        defer { curl_free(resolved) }
+        return String(cString: resolved)
     }
 
     deinit {

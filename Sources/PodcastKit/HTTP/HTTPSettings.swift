@@ -14,6 +14,9 @@ public struct HTTPSettings: Sendable, Equatable {
     public var headers: RequestHeaders
     /// Whether a redirect from https to plain http is followed (by default it is refused).
     public var allowsInsecureRedirects: Bool
+    /// A PEM file of the certificate authorities to trust instead of the system's (`ca-file`), for
+    /// servers with a private CA; nil for the system's.
+    public var certificateAuthorities: String?
 
     /// The defaults: `podcast/<version>`, 15 s to connect, under 1 KiB/s for 60 s is a stall, 10 redirects,
     /// no extra headers, no step down from https to http.
@@ -24,7 +27,8 @@ public struct HTTPSettings: Sendable, Equatable {
         stallSpeed: Int = 1024,
         maxRedirects: Int = 10,
         headers: RequestHeaders = RequestHeaders(),
-        allowsInsecureRedirects: Bool = false
+        allowsInsecureRedirects: Bool = false,
+        certificateAuthorities: String? = nil
     ) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
@@ -33,5 +37,6 @@ public struct HTTPSettings: Sendable, Equatable {
         self.maxRedirects = maxRedirects
         self.headers = headers
         self.allowsInsecureRedirects = allowsInsecureRedirects
+        self.certificateAuthorities = certificateAuthorities
     }
 }

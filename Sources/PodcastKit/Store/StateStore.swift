@@ -29,6 +29,10 @@ public final class StateStore {
     /// Opens the database at `path`, creating it if missing and bringing its schema up to date.
     public init(path: String) throws(StoreError) {
         self.path = path
+        // Made owner-only before SQLite creates it (its log files take the same mode): the store
+        // keeps private feeds' addresses, credentials included. A failure here is SQLite's to report.
+        let created = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
         do {
             connection = try SQLiteConnection(path: path)
             // Before anything that takes a lock: a concurrent writer must mean a wait, never an error.

@@ -141,8 +141,9 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         }
     }
 
-    /// One line for the user: what failed and what to do.
+    /// One line for the user: what failed and what to do (the URL's credentials hidden).
     public var reason: String {
+        let url = URLRedaction.redacted(url)
         switch kind {
         case .http(let error): return error.description
         case .htmlInsteadOfMedia:

@@ -1,0 +1,182 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// The built binary keeps what a user hands it safe: `--header`s reach only the servers they were
+/// given for, a background batch keeps them out of the state store, credentials in a feed's URLs
+/// are never printed, and a redirect from https to plain http is refused unless allowed.
+@Suite(.serialized) struct RequestSafetyCommandTests {
+    private static let secret = "s3cret-token-4711"
+
+    /// A home that has listed a one-episode feed served by `server`, whose enclosure is `enclosure`.
+    private func listedHome(enclosure: String, on server: LoopbackServer, configuration: String = "") async throws -> PodcastBinary {
+        ResumeScenario.serveFeed([.init(title: "Safe", path: enclosure, length: nil)], on: server)
+        return try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: configuration)
+    }
+
+    /// Every byte the home's state store files hold (the database and its write-ahead log).
+    private func storeBytes(_ podcast: PodcastBinary) -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: podcast.stateDirectory)) ?? []
+        return names.filter { $0.hasPrefix("state.sqlite") }.map { name in
+            String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/" + name) ?? Data(), as: UTF8.self)
+        }.joined()
+    }
+
+    // MARK: Headers
+
+    @Test func aHeaderGoesToTheServerTheDownloadStartsAtAndNotWhereItIsRedirected() async throws {
+        let audio = ResumeScenario.media(seed: 71, size: 50_000)
+        let cdn = try LoopbackServer(routes: ["/ep.mp3": .fixed(body: audio, headers: [("Content-Type", "audio/mpeg")])])
+        let server = try LoopbackServer()
+        // Another origin: same address, another port, another name.
+        server.setRoute("/media/ep.mp3", .redirect(to: cdn.url("/ep.mp3").replacing("127.0.0.1", with: "localhost")))
+        let podcast = try await listedHome(enclosure: "/media/ep.mp3", on: server)
+
+        let result = try await podcast.run(["download", "1", "--header", "X-Token: \(Self.secret)"])
+        #expect(result.status == 0, "download: \(result.stderr)")
+        #expect(podcast.finishedBytes(titled: "Safe") == audio)
+        #expect(ResumeScenario.requests(server, path: "/media/ep.mp3").first?.header("X-Token") == Self.secret)
+        #expect(cdn.requests.count == 1)
+        #expect(cdn.requests.first?.header("X-Token") == nil)
+    }
+
+    @Test func withHeaderHostTheHeaderGoesOnlyToThatHostAlsoAfterARedirect() async throws {
+        let audio = ResumeScenario.media(seed: 72, size: 50_000)
+        let cdn = try LoopbackServer(routes: ["/ep.mp3": .fixed(body: audio, headers: [("Content-Type", "audio/mpeg")])])
+        let server = try LoopbackServer()
+        server.setRoute("/media/ep.mp3", .redirect(to: cdn.url("/ep.mp3").replacing("127.0.0.1", with: "localhost")))
+        let podcast = try await listedHome(enclosure: "/media/ep.mp3", on: server)
+
+        let result = try await podcast.run(["download", "1", "--header", "X-Token: \(Self.secret)", "--header-host", "localhost"])
+        #expect(result.status == 0, "download: \(result.stderr)")
+        #expect(podcast.finishedBytes(titled: "Safe") == audio)
+        #expect(ResumeScenario.requests(server, path: "/media/ep.mp3").first?.header("X-Token") == nil)
+        #expect(cdn.requests.first?.header("X-Token") == Self.secret)
+    }
+
+    @Test func aMalformedHeaderIsABadUsage() async throws {
+        let podcast = try PodcastBinary()
+        for arguments in [["--header", "no colon"], ["--header", "Bad Name: x"], ["--header-host", "cdn.example.com"],
+                          ["--header", "X: y", "--header-host", "http://cdn.example.com/"]] {
+            let result = try await podcast.run(["download", "1"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderrLines.first?.hasPrefix("error: --header") == true, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func aBackgroundBatchKeepsItsHeadersOutOfTheStoreAndRemovesThemWhenItEnds() async throws {
+        let server = try LoopbackServer()
+        let episode = try #require(BackgroundScenario.show(count: 1, size: 200_000, on: server).first)
+        let held = episode.gate
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+        let guardWorker = WorkerGuard(podcast)
+        defer { withExtendedLifetime(guardWorker) {} }
+        let queued = try await podcast.run(["download", "1", "--background", "--header", "X-Token: \(Self.secret)"])
+        #expect(queued.status == 0, "download --background: \(queued.stderr)")
+        #expect(!queued.stderr.contains(Self.secret))
+
+        let headers = podcast.stateDirectory + "/headers"
+        let files = try FileManager.default.contentsOfDirectory(atPath: headers)
+        #expect(files.count == 1)
+        let file = headers + "/" + (files.first ?? "")
+        let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600)
+        #expect(String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains(Self.secret))
+        let reached = try await ResumeScenario.wait { ResumeScenario.requests(server, path: episode.path).count >= 1 }
+        #expect(reached)
+        #expect(!storeBytes(podcast).contains(Self.secret), "the state store holds the header's value")
+
+        held.open()
+        let status = try await BackgroundScenario.waitForStatus(podcast) { status in
+            BackgroundScenario.downloads(status)[episode.title]?["state"] as? String == "downloaded"
+        }
+        #expect(BackgroundScenario.downloads(status)[episode.title]?["state"] as? String == "downloaded")
+        #expect(BackgroundScenario.sha256(finished: episode, in: podcast) == BackgroundScenario.sha256(episode.body))
+        #expect(ResumeScenario.requests(server, path: episode.path).allSatisfy { $0.header("X-Token") == Self.secret })
+        let removed = try await ResumeScenario.wait(upTo: .seconds(15)) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: headers)) ?? ["still"]).isEmpty
+        }
+        #expect(removed, "the headers file outlived its batch")
+        #expect(!storeBytes(podcast).contains(Self.secret))
+        let log = (try? String(contentsOfFile: podcast.stateDirectory + "/worker.log", encoding: .utf8)) ?? ""
+        #expect(!log.contains(Self.secret))
+    }
+
+    // MARK: Credentials
+
+    @Test func credentialsInAnEnclosureURLAreNeverPrinted() async throws {
+        let server = try LoopbackServer(routes: ["/missing.mp3": .status(404)])
+        let enclosure = "http://listener:hunter2pass@127.0.0.1:\(server.port)/missing.mp3"
+        let podcast = try await listedHome(enclosure: enclosure, on: server)
+
+        let download = try await podcast.run(["download", "1", "--json"])
+        #expect(download.status == 1, "download: \(download.stderr)")
+        #expect(ResumeScenario.requests(server, path: "/missing.mp3").first?.header("Authorization")?.hasPrefix("Basic ") == true)
+        let status = try await podcast.run(["status", "--json"])
+        let episodes = try await podcast.run(["episodes", server.url("/feed.xml"), "--json"])
+        for (name, output) in [("download", download.stdout + download.stderr), ("status", status.stdout + status.stderr),
+                               ("episodes", episodes.stdout + episodes.stderr)] {
+            #expect(!output.contains("hunter2pass"), "\(name) printed the password: \(output)")
+        }
+        #expect(download.stderr.contains("http://***@127.0.0.1:\(server.port)/missing.mp3"), "download: \(download.stderr)")
+    }
+
+    // MARK: https to http
+
+    /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and
+    /// `/moved.xml` redirect to the plain-http `plain` server, and a home that has listed its feed.
+    private func secureScenario(plain: LoopbackServer, audio: Data) async throws -> (NginxServer, PodcastBinary, SelfSignedCertificate) {
+        let certificate = try await SelfSignedCertificate()
+        let nginx = try await NginxServer(certificate: certificate, directives: """
+            location = /ep.mp3 { return 302 \(plain.url("/ep.mp3")); }
+            location = /moved.xml { return 301 \(plain.url("/feed.xml")); }
+            """)
+        plain.setRoute("/ep.mp3", .fixed(body: audio, headers: [("Content-Type", "audio/mpeg")]))
+        let feed = """
+            <rss><channel><title>\(ResumeScenario.podcastTitle)</title><item><title>Safe</title><guid>s-1</guid>
+            <pubDate>Tue, 10 Nov 2026 08:00:00 GMT</pubDate><enclosure url="\(nginx.url("/ep.mp3"))" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        try nginx.serve(Data(feed.utf8), at: "feed.xml")
+        plain.setRoute("/feed.xml", .fixed(body: Data(feed.utf8)))
+        let podcast = try await ResumeScenario.listedHome(feedURL: nginx.url("/feed.xml"), configuration: "ca-file = \"\(certificate.certificate)\"\n")
+        return (nginx, podcast, certificate)
+    }
+
+    @Test func aDownloadRedirectedFromHTTPSToPlainHTTPIsRefusedUnlessAllowed() async throws {
+        guard NginxServer.isAvailable else { return }
+        let plain = try LoopbackServer()
+        let audio = ResumeScenario.media(seed: 73, size: 40_000)
+        let (nginx, podcast, certificate) = try await secureScenario(plain: plain, audio: audio)
+        defer { withExtendedLifetime(certificate) {} }
+
+        let refused = try await podcast.run(["download", "1"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refused the redirect from https to plain http (\(plain.url("/ep.mp3")))"), "download: \(refused.stderr)")
+        #expect(plain.requestCount(path: "/ep.mp3") == 0)
+        #expect(podcast.finishedFile(titled: "Safe") == nil)
+
+        let allowed = try await podcast.run(["download", "1", "--allow-insecure-redirects"])
+        #expect(allowed.status == 0, "download --allow-insecure-redirects: \(allowed.stderr)")
+        #expect(podcast.finishedBytes(titled: "Safe") == audio)
+        await nginx.stop()
+    }
+
+    @Test func aFeedMovedFromHTTPSToPlainHTTPIsRefusedAndNotSavedAsItsAddress() async throws {
+        guard NginxServer.isAvailable else { return }
+        let plain = try LoopbackServer()
+        let (nginx, podcast, certificate) = try await secureScenario(plain: plain, audio: Data())
+
+        let refused = try await podcast.run(["episodes", nginx.url("/moved.xml")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refused the redirect from https to plain http"), "episodes: \(refused.stderr)")
+        #expect(plain.requestCount(path: "/feed.xml") == 0)
+
+        try podcast.writeConfiguration("ca-file = \"\(certificate.certificate)\"\nallow-insecure-redirects = true\n")
+        let allowed = try await podcast.run(["episodes", nginx.url("/moved.xml")])
+        #expect(allowed.status == 0, "episodes with allow-insecure-redirects: \(allowed.stderr)")
+        #expect(plain.requestCount(path: "/feed.xml") == 1)
+        await nginx.stop()
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+@testable import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// Which server a URL names, what is shown of its credentials, which headers go where, and which
+/// redirects are followed: pure decisions, then the HTTP client carrying them out on loopback.
+@Suite struct RequestSafetyTests {
+    // MARK: URLOrigin
+
+    @Test func anOriginIsSchemeHostAndPortWithDefaultsAndWithoutCredentials() throws {
+        let origin = try #require(URLOrigin("HTTPS://user:secret@CDN.Example.com/a?b#c"))
+        #expect(origin == URLOrigin("https://cdn.example.com:443/other"))
+        #expect(origin.isSecure)
+        #expect(URLOrigin("http://127.0.0.1:8080/x")?.port == 8080)
+        #expect(URLOrigin("http://[::1]:81/x")?.host == "::1")
+        #expect(URLOrigin("http://[::1]/x")?.port == 80)
+        #expect(URLOrigin("http://a.example/x") != URLOrigin("https://a.example/x"))
+        #expect(URLOrigin("http://a.example:81/") != URLOrigin("http://a.example/"))
+        #expect(URLOrigin("ftp://a.example/x") == nil)
+        #expect(URLOrigin("/relative/path") == nil)
+        #expect(URLOrigin("http:///no-host") == nil)
+    }
+
+    @Test func aHostIsWithinItsDomainByWholeLabels() throws {
+        let origin = try #require(URLOrigin("https://media.cdn.example.com/file.mp3"))
+        #expect(origin.isWithin("example.com"))
+        #expect(origin.isWithin("CDN.example.com"))
+        #expect(origin.isWithin("media.cdn.example.com"))
+        #expect(!origin.isWithin("ample.com"))
+        #expect(!origin.isWithin("other.example.com"))
+    }
+
+    // MARK: URLRedaction
+
+    @Test func credentialsAreMaskedAndNothingElseChanges() {
+        #expect(URLRedaction.redacted("https://user:pa55@host.example/a@b?c=d") == "https://***@host.example/a@b?c=d")
+        #expect(URLRedaction.redacted("https://TOKEN@host.example/") == "https://***@host.example/")
+        #expect(URLRedaction.redacted("https://host.example/path@x") == "https://host.example/path@x")
+        #expect(URLRedaction.redacted("http://host/?mail=a@b.example") == "http://host/?mail=a@b.example")
+        #expect(URLRedaction.redacted("not a url @ all") == "not a url @ all")
+    }
+
+    @Test func credentialsInsideAMessageAreMasked() {
+        let message = "Failed to connect to http://u:p@127.0.0.1:9/x, then \"https://k@h.example/y\" too"
+        #expect(URLRedaction.redactedText(message) == "Failed to connect to http://***@127.0.0.1:9/x, then \"https://***@h.example/y\" too")
+        #expect(URLRedaction.redactedText("no credentials: http://h/x") == "no credentials: http://h/x")
+    }
+
+    @Test func anHTTPErrorNeverRepeatsAPassword() {
+        let error = HTTPError.status(404, url: "http://listener:hunter2@127.0.0.1:1/ep.mp3", retryAfter: nil)
+        #expect(!error.description.contains("hunter2"))
+        #expect(error.description.contains("http://***@127.0.0.1:1/ep.mp3"))
+    }
+
+    // MARK: RequestHeaders
+
+    @Test func headersWithoutHostsGoOnlyToTheServerTheRequestStartsAt() {
+        let headers = RequestHeaders(fields: ["X-Token: s3cret"])
+        let start = "https://feeds.example.com/ep.mp3"
+        #expect(headers.fields(for: start, startingAt: start) == ["X-Token: s3cret"])
+        #expect(headers.fields(for: "https://feeds.example.com/elsewhere.mp3", startingAt: start) == ["X-Token: s3cret"])
+        #expect(headers.fields(for: "https://cdn.example.net/ep.mp3", startingAt: start).isEmpty)
+        #expect(headers.fields(for: "http://feeds.example.com/ep.mp3", startingAt: start).isEmpty)
+        #expect(headers.fields(for: "https://feeds.example.com:8443/ep.mp3", startingAt: start).isEmpty)
+    }
+
+    @Test func headersWithHostsGoToThoseHostsOnAnyHop() {
+        let headers = RequestHeaders(fields: ["X-Token: s3cret"], hosts: ["cdn.example.net"])
+        let start = "https://tracker.example.org/redirect/cdn.example.net/ep.mp3"
+        #expect(headers.fields(for: start, startingAt: start).isEmpty)
+        #expect(headers.fields(for: "https://cdn.example.net/ep.mp3", startingAt: start) == ["X-Token: s3cret"])
+        #expect(headers.fields(for: "https://eu.cdn.example.net/ep.mp3", startingAt: start) == ["X-Token: s3cret"])
+        #expect(headers.names == ["X-Token"])
+    }
+
+    // MARK: RedirectRule
+
+    private let settings = HTTPSettings(maxRedirects: 3)
+
+    @Test func aStepDownFromHTTPSToHTTPIsRefusedUnlessAllowed() throws {
+        let refusal = try #require(RedirectRule.refusal(from: "https://a.example/x", to: "http://b.example/x", followed: 0, settings: settings))
+        #expect(refusal.kind == .insecureRedirect)
+        #expect(refusal.description.contains("refused the redirect from https to plain http (http://b.example/x)"))
+        #expect(refusal.description.contains("allow-insecure-redirects"))
+        var allowing = settings
+        allowing.allowsInsecureRedirects = true
+        #expect(RedirectRule.refusal(from: "https://a.example/x", to: "http://b.example/x", followed: 0, settings: allowing) == nil)
+    }
+
+    @Test func upgradesAndLevelHopsAreFollowedUpToTheLimit() {
+        #expect(RedirectRule.refusal(from: "http://a.example/x", to: "https://a.example/x", followed: 0, settings: settings) == nil)
+        #expect(RedirectRule.refusal(from: "https://a.example/x", to: "https://b.example/x", followed: 2, settings: settings) == nil)
+        #expect(RedirectRule.refusal(from: "http://a.example/x", to: "http://b.example/x", followed: 3, settings: settings)?.kind == .tooManyRedirects)
+        #expect(RedirectRule.refusal(from: "http://a.example/x", to: "ftp://b.example/x", followed: 0, settings: settings)?.kind == .unsupportedURL)
+        #expect(RedirectRule.refusal(from: "http://a.example/x", to: "file:///etc/passwd", followed: 0, settings: settings)?.kind == .unsupportedURL)
+    }
+
+    @Test func anInsecureRedirectFailsTheEpisodeForGood() {
+        let failure = FailedTransfer(id: 0, kind: .http(HTTPError(kind: .insecureRedirect, url: "https://a/x", detail: "", advice: "")), url: "https://a/x")
+        var history = RetryPolicy.History()
+        #expect(RetryPolicy().decide(after: failure, resumed: false, history: &history, jitter: 1) == .fail(final: true))
+    }
+
+    // MARK: The HTTP client, hop by hop
+
+    @Test func theClientCarriesHeadersOnlyWhereTheyMayGo() throws {
+        let target = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Data("<rss/>".utf8))])
+        let start = try LoopbackServer(routes: ["/feed.xml": .redirect(to: target.url("/feed.xml").replacing("127.0.0.1", with: "localhost"))])
+        let client = HTTPClient(settings: HTTPSettings(headers: RequestHeaders(fields: ["X-Token: s3cret"])))
+        let response = try client.get(start.url("/feed.xml"))
+        #expect(response.body == Array("<rss/>".utf8))
+        #expect(response.redirectCount == 1)
+        #expect(start.requests.first?.header("X-Token") == "s3cret")
+        #expect(target.requests.count == 1)
+        #expect(target.requests.first?.header("X-Token") == nil)
+    }
+
+    @Test func aPermanentMoveIsTheAddressOnlyWhileEveryHopIsPermanent() throws {
+        let server = try LoopbackServer(routes: [
+            "/a": .redirect(to: "/b", status: 301),
+            "/b": .redirect(to: "/c", status: 308),
+            "/c": .redirect(to: "/d", status: 302),
+            "/d": .fixed(body: Data("<rss/>".utf8)),
+        ])
+        let response = try HTTPClient(settings: HTTPSettings(maxRedirects: 5)).get(server.url("/a"))
+        #expect(response.permanentRedirect == server.url("/c"))
+        #expect(response.effectiveURL == server.url("/d"))
+    }
+
+    @Test func anEndlessRedirectNoteIsCutAndTheRedirectFollowed() throws {
+        let note = Data(repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
+        let server = try LoopbackServer(routes: [
+            "/a": .fixed(status: 302, body: note, headers: [("Location", "/b")]),
+            "/b": .fixed(body: Data("done".utf8)),
+        ])
+        let response = try HTTPClient().get(server.url("/a"))
+        #expect(response.body == Array("done".utf8))
+    }
+
+    // MARK: QueuedSettings
+
+    @Test func queuedSettingsKeepEverySettingButTheHeaderValues() {
+        var http = HTTPSettings(userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem")
+        http.headers = RequestHeaders(fields: ["X-Token: s3cret"], hosts: ["cdn.example.net"])
+        let settings = DownloadSettings(
+            episodesDirectory: "/srv/podcasts",
+            engine: .init(concurrency: 5, connectionsPerHost: 1, rateLimit: 1000, http: http, maxEpisodeSize: 1 << 30),
+            retry: RetryPolicy(retries: 4, firstWait: .milliseconds(500), longestWait: .seconds(30), budget: .seconds(600)))
+        let queued = QueuedSettings(settings, headersFile: "0A-B.json")
+        #expect(!queued.stored.contains("s3cret"))
+        let read = QueuedSettings(stored: queued.stored)
+        #expect(read == queued)
+        #expect(read.headersFile == "0A-B.json")
+        #expect(read.settings(headers: ["X-Token: s3cret"], fallbackDirectory: "/elsewhere") == settings)
+    }
+
+    @Test func sameSettingsGiveTheSameTextAndAnOlderRecordStillReads() {
+        let settings = DownloadSettings(episodesDirectory: "/srv/podcasts")
+        #expect(QueuedSettings(settings, headersFile: nil).stored == QueuedSettings(settings, headersFile: nil).stored)
+        let legacy = QueuedSettings(stored: #"["--episodes-dir","/old/dir","--concurrency","2"]"#)
+        #expect(legacy.settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/old/dir")
+        #expect(QueuedSettings(stored: "{}").settings(headers: [], fallbackDirectory: "/default") == DownloadSettings(episodesDirectory: "/default"))
+        #expect(QueuedSettings(stored: "garbage").settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/default")
+    }
+}
