@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// What the background worker (`podcast worker`, started detached by `download --background`)
 /// does, from taking its lock to letting it go.
@@ -39,7 +38,7 @@ public struct BackgroundWorker {
 
     /// Runs until the queue is empty or `stop` is asked; returns at once when another worker holds
     /// the lock.
-    public func run(stop: WorkerStop) throws {
+    public func run(stop: RunStop) throws {
         guard var lock = try WorkerLock.acquire(at: paths.workerLock) else { return }
         try WorkerLauncher.recordWorkerPID(paths: paths)
         log("worker \(getpid()) started")
@@ -65,7 +64,7 @@ public struct BackgroundWorker {
     }
 
     /// Downloads one batch's queued episodes, and those queued later with the same settings.
-    private func run(_ work: (batch: BackgroundBatch, records: [DownloadRecord]), stop: WorkerStop) {
+    private func run(_ work: (batch: BackgroundBatch, records: [DownloadRecord]), stop: RunStop) {
         log("batch \(work.batch.id): downloading \(work.records.count) episodes")
         do {
             let batch = try makeBatch(work.batch)
@@ -104,34 +103,5 @@ public struct BackgroundWorker {
             log("warning: could not look for newly queued downloads: \(error); they start after the running ones")
             return []
         }
-    }
-}
-
-/// SIGTERM or Ctrl-C to the worker: stop the running batch (its downloads pause) and take no more.
-public final class WorkerStop: Sendable {
-    private let state = Mutex<(stopping: Bool, interrupt: (@Sendable () -> Void)?)>((false, nil))
-
-    /// A worker not asked to stop.
-    public init() {}
-
-    /// True once `stop` was called.
-    public var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// Stops the running batch, if any, and every later one (any thread).
-    public func stop() {
-        let interrupt = state.withLock { state in
-            state.stopping = true
-            return state.interrupt
-        }
-        interrupt?()
-    }
-
-    /// The batch now running (nil: none); stopped at once if the worker is already stopping.
-    func running(_ interrupt: (@Sendable () -> Void)?) {
-        let stopping = state.withLock { state in
-            state.interrupt = interrupt
-            return state.stopping
-        }
-        if stopping { interrupt?() }
     }
 }

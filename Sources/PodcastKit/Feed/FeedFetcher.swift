@@ -91,9 +91,10 @@ public struct FeedFetcher {
         return try parse(file: absolute, url: "file://" + absolute.replacing(" ", with: "%20"), source: path)
     }
 
-    /// Parses the file at `path` as the document at `url`, named `source` in errors.
-    private static func parse(file path: String, url: String, source: String) throws(FeedError) -> FeedParser.Result {
-        let parser = FeedParser(url: url, source: source)
+    /// Parses the file at `path` as the document at `url`, named `source` in errors; `httpCharset`
+    /// is the charset its server named, if any.
+    static func parse(file path: String, url: String, source: String, httpCharset: String? = nil) throws(FeedError) -> FeedParser.Result {
+        let parser = FeedParser(url: url, source: source, httpCharset: httpCharset)
         do {
             try FileIO.read(path) { bytes in
                 parser.parse(bytes)

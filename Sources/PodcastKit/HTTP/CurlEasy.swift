@@ -17,6 +17,11 @@ final class CurlEasy {
     private(set) var url: String
     /// Redirects followed so far.
     private(set) var redirectCount = 0
+    /// Where the redirects followed so far have moved the resource for good: the target of the
+    /// last of the permanent redirects (301, 308) the chain starts with; nil when it starts with
+    /// none. A feed's new address.
+    private(set) var permanentTarget: String?
+    private var onlyPermanentSoFar = true
 
     /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory
     /// or refuses a safety option (a libcurl older than 7.85). `acceptEncoding` is what to ask for
@@ -73,6 +78,9 @@ final class CurlEasy {
         guard RedirectRule.followedStatuses.contains(responseCode), let target = redirectURL else { return .none }
         if let refusal = RedirectRule.refusal(from: url, to: target, followed: redirectCount, settings: settings) {
             return .refused(refusal)
+        }
+        if onlyPermanentSoFar {
+            if RedirectRule.permanentStatuses.contains(responseCode) { permanentTarget = target } else { onlyPermanentSoFar = false }
         }
         redirectCount += 1
         ask(target)

@@ -60,26 +60,18 @@ public struct HTTPClient: Sendable {
                 let unmanaged = Unmanaged.passRetained(transfer)
                 defer { unmanaged.release() }
                 easy.setWriteFunction(StreamingTransfer.write, userdata: unmanaged.toOpaque())
-                // Each hop is one perform. The chain's new address is the last hop of the
-                // prefix of permanent moves (301, 308) it starts with.
+                // Each hop is one perform.
                 var code = CURLE_OK
-                var permanentTarget: String?
-                var permanentSoFar = true
                 hops: while true {
                     transfer.startHop()
                     code = curl_easy_perform(easy.handle)
                     // A redirect's note cut short (`skippedBody`) is still a redirect.
                     if code == CURLE_WRITE_ERROR && transfer.skippedBody > 0 { code = CURLE_OK }
                     guard code == CURLE_OK else { break }
-                    let status = easy.responseCode
                     switch easy.followRedirect() {
-                    case .none:
-                        break hops
-                    case .refused(let error):
-                        throw error
-                    case .follow:
-                        permanentSoFar = permanentSoFar && RedirectRule.permanentStatuses.contains(status)
-                        if permanentSoFar { permanentTarget = easy.url }
+                    case .none: break hops
+                    case .refused(let error): throw error
+                    case .follow: continue
                     }
                 }
                 let effectiveURL = easy.url
@@ -94,7 +86,7 @@ public struct HTTPClient: Sendable {
                     status: status, effectiveURL: effectiveURL, redirectCount: easy.redirectCount,
                     headers: easy.headers, body: [])
                 response.stoppedByConsumer = transfer.stoppedByConsumer
-                response.permanentRedirect = permanentTarget
+                response.permanentRedirect = easy.permanentTarget
                 return response
             }
         }

@@ -20,19 +20,22 @@ extension StateStore {
 
     /// Stores (or replaces) the cache entry of `entry.url`.
     public func saveFeedCacheEntry(_ entry: FeedCacheEntry) throws(StoreError) {
-        try write { () throws(SQLiteError) in
-            let upsert = try connection.prepare("""
-                INSERT INTO feed_cache (url, etag, last_modified, body_file, fetched_at)
-                VALUES (:url, :etag, :last_modified, :body_file, :fetched_at)
-                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                    body_file = excluded.body_file, fetched_at = excluded.fetched_at
-                """)
-            try upsert.bind(entry.url, named: ":url")
-            try upsert.bind(entry.etag, named: ":etag")
-            try upsert.bind(entry.lastModified, named: ":last_modified")
-            try upsert.bind(entry.bodyFile, named: ":body_file")
-            try upsert.bind(entry.fetchedAt.timeIntervalSince1970, named: ":fetched_at")
-            try upsert.run()
-        }
+        try write { () throws(SQLiteError) in try upsertFeedCacheEntry(entry) }
+    }
+
+    /// Stores `entry` inside the caller's transaction.
+    func upsertFeedCacheEntry(_ entry: FeedCacheEntry) throws(SQLiteError) {
+        let upsert = try connection.prepare("""
+            INSERT INTO feed_cache (url, etag, last_modified, body_file, fetched_at)
+            VALUES (:url, :etag, :last_modified, :body_file, :fetched_at)
+            ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+                body_file = excluded.body_file, fetched_at = excluded.fetched_at
+            """)
+        try upsert.bind(entry.url, named: ":url")
+        try upsert.bind(entry.etag, named: ":etag")
+        try upsert.bind(entry.lastModified, named: ":last_modified")
+        try upsert.bind(entry.bodyFile, named: ":body_file")
+        try upsert.bind(entry.fetchedAt.timeIntervalSince1970, named: ":fetched_at")
+        try upsert.run()
     }
 }

@@ -294,6 +294,59 @@ extension StateStore {
                 CREATE INDEX batch_items_by_download ON batch_items (feed, identity);
                 """
         ),
+        Migration(
+            summary: "subscriptions, the addresses they had, and the episodes each has seen",
+            sql: """
+                -- url: where the feed lives now. Its downloads are keyed by it (downloads.feed), so a
+                -- move rewrites those keys and keeps the old address in subscription_urls, where a
+                -- later subscribe to it finds the same subscription.
+                CREATE TABLE subscriptions (
+                    id            INTEGER PRIMARY KEY,
+                    url           TEXT    NOT NULL UNIQUE,
+                    title         TEXT    NOT NULL,
+                    html_url      TEXT,
+                    first         INTEGER NOT NULL DEFAULT 1 CHECK (first >= 0),
+                    keep          INTEGER CHECK (keep IS NULL OR keep >= 1),
+                    episodes_dir  TEXT,
+                    name_template TEXT,
+                    no_download   INTEGER NOT NULL DEFAULT 0 CHECK (no_download = 0 OR no_download = 1),
+                    gone          INTEGER NOT NULL DEFAULT 0 CHECK (gone = 0 OR gone = 1),
+                    has_baseline  INTEGER NOT NULL DEFAULT 0 CHECK (has_baseline = 0 OR has_baseline = 1),
+                    added_at      REAL    NOT NULL,
+                    last_update   REAL,
+                    last_result   TEXT CHECK (
+                        last_result = 'updated' OR last_result = 'unchanged' OR last_result = 'moved'
+                        OR last_result = 'gone' OR last_result = 'failed'),
+                    last_error    TEXT,
+                    body_digest   TEXT               -- SHA-256 of the first page last parsed
+                ) STRICT;
+
+                CREATE TABLE subscription_urls (
+                    url          TEXT    PRIMARY KEY,
+                    subscription INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE
+                ) STRICT;
+
+                -- Every identity a subscription's fetches have shown: seen (the baseline, a churned
+                -- fetch, caught up), new (for update to download) or done (downloaded, or deleted
+                -- by keep: never downloaded again). What a download needs is kept with it, so new
+                -- episodes are fetched even when the feed answers 304 next time.
+                CREATE TABLE subscription_episodes (
+                    subscription     INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+                    identity         TEXT    NOT NULL,
+                    state            TEXT    NOT NULL CHECK (state = 'seen' OR state = 'new' OR state = 'done'),
+                    title            TEXT    NOT NULL,
+                    published        REAL,
+                    guid             TEXT,
+                    enclosure_url    TEXT,
+                    enclosure_type   TEXT,
+                    enclosure_length INTEGER,
+                    integrity        TEXT,
+                    first_seen       REAL    NOT NULL,
+                    PRIMARY KEY (subscription, identity)
+                ) STRICT;
+                CREATE INDEX subscription_episodes_new ON subscription_episodes (subscription) WHERE state = 'new';
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -17,7 +17,7 @@ struct Worker: ParsableCommand {
         // (`kill -HUP`) must not end it either. Commands it starts are not waited for: reap them.
         signal(SIGHUP, SIG_IGN)
         signal(SIGCHLD, SIG_IGN)
-        let stop = WorkerStop()
+        let stop = RunStop()
         Interruption.forward(to: { stop.stop() })
         let store = try context.openStore()
         let worker = BackgroundWorker(

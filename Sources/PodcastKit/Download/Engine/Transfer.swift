@@ -85,7 +85,7 @@ final class Transfer {
         }
         written = offset
         unannounced = offset
-        let conditions = request.resume?.validator.map { ["If-Range: \($0)"] } ?? []
+        let conditions = (request.resume?.validator.map { ["If-Range: \($0)"] } ?? []) + request.headers
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
         guard let easy = CurlEasy(url: request.url, settings: settings, requestHeaders: conditions, acceptEncoding: "identity") else {
@@ -181,6 +181,7 @@ final class Transfer {
         }
         let status = easy.responseCode
         if status == 416, request.resume != nil, discardsBody { return completed(url: url) }
+        if status == 304, request.acceptsNotModified { return completed(url: url) }
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
         }
@@ -198,7 +199,8 @@ final class Transfer {
     private func completed(url: String) -> TransferEvent {
         .completed(CompletedTransfer(
             id: request.id, bytes: written, received: received, effectiveURL: url, contentType: easy.contentType,
-            etag: easy.header("etag"), lastModified: easy.header("last-modified")))
+            etag: easy.header("etag"), lastModified: easy.header("last-modified"), status: easy.responseCode,
+            permanentTarget: easy.permanentTarget))
     }
 
     /// libcurl's body callback, on the engine thread: the first piece decides whether the response
@@ -267,6 +269,11 @@ final class Transfer {
     private func acceptResponse(startingWith bytes: UnsafeRawBufferPointer) -> FailedTransfer.Kind? {
         let answer = answer
         let url = easy.url
+        if answer.status == 304, request.acceptsNotModified {
+            // A body on a 304 is a server's mistake: nothing of it is the document.
+            discardsBody = true
+            return nil
+        }
         let verdict = ResponseCheck.verdict(on: answer, resuming: request.resume)
         if case .failure = verdict {
             return .http(.status(answer.status, url: url, retryAfter: easy.retryAfter))

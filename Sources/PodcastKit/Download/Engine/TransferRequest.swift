@@ -19,6 +19,11 @@ public struct TransferRequest: Sendable, Equatable {
     public var writesBack: Bool
     /// The most bytes the file may hold (`max-episode-size`); a body past it is stopped.
     public var maxSize: Int64
+    /// Headers of this request's own (a feed's `If-None-Match`), sent on every hop.
+    public var headers: [String] = []
+    /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then
+    /// completes with an empty file and status 304.
+    public var acceptsNotModified = false
 
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
@@ -90,6 +95,10 @@ public struct CompletedTransfer: Sendable, Equatable {
     public var etag: String?
     /// The response's Last-Modified.
     public var lastModified: String?
+    /// The status of the answer: 200 or 206, or 304 for a request that accepts it.
+    public var status: Int = 200
+    /// Where the redirects the transfer followed moved it for good (`CurlEasy.permanentTarget`).
+    public var permanentTarget: String?
 }
 
 /// A transfer that did not deliver the file.

@@ -1,0 +1,376 @@
+import CSQLite
+import FoundationEssentials
+
+/// How `subscribe` or `import` left a feed.
+public enum SubscribeStatus: String, Sendable {
+    /// A new subscription.
+    case added
+    /// An existing one whose settings changed.
+    case changed
+    /// An existing one, left as it was.
+    case exists
+}
+
+/// A subscription with the counts `podcast subscriptions` shows.
+public struct SubscriptionSummary: Sendable, Equatable {
+    /// The subscription.
+    public var subscription: Subscription
+    /// Episodes its fetches have shown.
+    public var episodes: Int
+    /// Episodes waiting for `update` to download them.
+    public var new: Int
+    /// Its episodes downloaded and on disk.
+    public var downloaded: Int
+}
+
+/// What one feed's update changed, for the store to record in one transaction.
+public struct SubscriptionRefreshRecord: Sendable {
+    /// The subscription.
+    public var id: Int
+    /// Where the feed lives now (its old address when it did not move).
+    public var address: String
+    /// How the update ended.
+    public var result: Subscription.Result
+    /// Why it failed, when it did.
+    public var error: String?
+    /// The feed's title and web page, when it was read.
+    public var title: String?
+    public var htmlURL: String?
+    /// The first page's digest, when it was fetched whole.
+    public var digest: String?
+    /// The first page's validators and cached body, when it was fetched whole.
+    public var cacheEntry: FeedCacheEntry?
+    /// Its episodes, newest first, when it was read.
+    public var episodes: [ListingItem]?
+}
+
+/// What recording an update found among its episodes.
+public struct RefreshTriage: Sendable, Equatable {
+    /// Episodes that became new.
+    public var new: Int
+    /// Episodes the churn guard held back (0 when it did not act).
+    public var churned: Int
+    /// Why the feed did not move to its new address, when it could not (another subscription has it).
+    public var moveRefused: String?
+}
+
+extension StateStore {
+    // MARK: Reading
+
+    /// Every subscription, by title.
+    public func subscriptions() throws(StoreError) -> [Subscription] {
+        try read { () throws(SQLiteError) in try selectSubscriptions(where: "1") }
+    }
+
+    /// The subscription whose current or earlier address is `url`, if any.
+    public func subscription(url: String) throws(StoreError) -> Subscription? {
+        try read { () throws(SQLiteError) in try subscription(named: url) }
+    }
+
+    /// Every subscription with its counts, by title.
+    public func subscriptionSummaries() throws(StoreError) -> [SubscriptionSummary] {
+        try read { () throws(SQLiteError) in
+            let subscriptions = try selectSubscriptions(where: "1")
+            let counts = try connection.prepare("""
+                SELECT s.id,
+                    (SELECT COUNT(*) FROM subscription_episodes WHERE subscription = s.id),
+                    (SELECT COUNT(*) FROM subscription_episodes WHERE subscription = s.id AND state = 'new'),
+                    (SELECT COUNT(*) FROM downloads WHERE feed = s.url AND state = 'downloaded')
+                FROM subscriptions AS s
+                """)
+            var byID: [Int: (Int, Int, Int)] = [:]
+            while try counts.step() {
+                byID[try counts.int(at: 0)] = (try counts.int(at: 1), try counts.int(at: 2), try counts.int(at: 3))
+            }
+            return subscriptions.map { subscription in
+                let (episodes, new, downloaded) = byID[subscription.id] ?? (0, 0, 0)
+                return SubscriptionSummary(subscription: subscription, episodes: episodes, new: new, downloaded: downloaded)
+            }
+        }
+    }
+
+    /// The digest of each subscription's first page as last parsed, by id.
+    public func subscriptionDigests() throws(StoreError) -> [Int: String] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("SELECT id, body_digest FROM subscriptions WHERE body_digest IS NOT NULL")
+            var digests: [Int: String] = [:]
+            while try query.step() { digests[try query.int(at: 0)] = try query.string(at: 1) }
+            return digests
+        }
+    }
+
+    /// The episodes of `subscription` waiting to be downloaded, newest first, as listing items
+    /// (numbered from 1 in that order); those already downloaded some other way are marked done.
+    public func pendingEpisodes(of subscription: Subscription) throws(StoreError) -> [ListingItem] {
+        try write { () throws(SQLiteError) -> [ListingItem] in
+            try connection.execute("""
+                UPDATE subscription_episodes SET state = 'done'
+                WHERE subscription = \(subscription.id) AND state = 'new' AND EXISTS (
+                    SELECT 1 FROM downloads WHERE feed = (SELECT url FROM subscriptions WHERE id = \(subscription.id))
+                        AND identity = subscription_episodes.identity AND state = 'downloaded')
+                """)
+            // An episode whose download failed for good (404, a web page) waits for its address
+            // to change instead of being asked for again at every update.
+            let query = try connection.prepare("""
+                SELECT e.identity, e.title, e.enclosure_url, e.enclosure_type, e.enclosure_length, e.published, e.guid, e.integrity
+                FROM subscription_episodes AS e
+                LEFT JOIN downloads AS d ON d.feed = :url AND d.identity = e.identity
+                WHERE e.subscription = :id AND e.state = 'new'
+                    AND NOT (d.state IS 'failed' AND d.final_error = 1 AND d.url IS e.enclosure_url)
+                ORDER BY e.published DESC, e.title
+                """)
+            try query.bind(subscription.url, named: ":url")
+            try query.bind(subscription.id, named: ":id")
+            var number = 0
+            return try query.rows { row throws(SQLiteError) in
+                number += 1
+                return ListingItem(
+                    number: number, identity: try row.string(at: 0), title: try row.string(at: 1), enclosureURL: row.optionalString(at: 2),
+                    enclosureType: row.optionalString(at: 3), enclosureLength: row.optionalInt64(at: 4),
+                    published: row.optionalDouble(at: 5).map { Date(timeIntervalSince1970: $0) }, guid: row.optionalString(at: 6),
+                    integrity: row.optionalString(at: 7).flatMap(Integrity.init(stored:)))
+            }
+        }
+    }
+
+    /// The files podcast downloaded for `subscription` that are on record, for `keep`.
+    public func ownFiles(of subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("""
+                SELECT identity, path, published FROM downloads WHERE feed = :feed AND state = 'downloaded' AND path IS NOT NULL
+                """)
+            try query.bind(subscription.url, named: ":feed")
+            return try query.rows { row throws(SQLiteError) in
+                KeepRule.File(
+                    identity: try row.string(at: 0), path: try row.string(at: 1),
+                    published: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) })
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Subscribes to the feed at `url` (titled `title`), or applies `change` to the subscription
+    /// that already has `url` as its current or an earlier address.
+    public func subscribe(
+        url: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
+    ) throws(StoreError) -> (Subscription, SubscribeStatus) {
+        try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
+            if let existing = try subscription(named: url) {
+                let settings = change.applied(to: existing.settings)
+                guard settings != existing.settings else { return (existing, .exists) }
+                try saveSettings(settings, of: existing.id)
+                var changed = existing
+                changed.settings = settings
+                return (changed, .changed)
+            }
+            let settings = change.applied(to: SubscriptionSettings())
+            let insert = try connection.prepare("""
+                INSERT INTO subscriptions (url, title, html_url, added_at) VALUES (:url, :title, :html, :now) RETURNING id
+                """)
+            try insert.bind(url, named: ":url")
+            try insert.bind(title, named: ":title")
+            try insert.bind(htmlURL, named: ":html")
+            try insert.bind(Date().timeIntervalSince1970, named: ":now")
+            guard let id = try insert.firstRow({ row throws(SQLiteError) in try row.int(at: 0) }) else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "the new subscription got no id")
+            }
+            try saveSettings(settings, of: id)
+            return (Subscription(id: id, url: url, title: title, htmlURL: htmlURL, settings: settings), .added)
+        }
+    }
+
+    /// Removes subscription `id` with what it has seen (its download records stay).
+    public func unsubscribe(_ id: Int) throws(StoreError) {
+        try write { () throws(SQLiteError) in
+            try connection.execute("DELETE FROM subscriptions WHERE id = \(id)")
+        }
+    }
+
+    /// Records one feed's update: its move, title, result and validators, and its episodes'
+    /// triage (`EpisodeTriage`), all in one transaction, so a crash leaves either the update
+    /// whole or none of it (and the next update fetches the feed again).
+    public func recordRefresh(_ refresh: SubscriptionRefreshRecord, first: Int) throws(StoreError) -> RefreshTriage {
+        try write { () throws(SQLiteError) -> RefreshTriage in
+            guard let current = try selectSubscriptions(where: "id = \(refresh.id)").first else {
+                return RefreshTriage(new: 0, churned: 0)  // unsubscribed meanwhile
+            }
+            var triage = RefreshTriage(new: 0, churned: 0)
+            if refresh.address != current.url {
+                triage.moveRefused = try move(current, to: refresh.address)
+            }
+            let update = try connection.prepare("""
+                UPDATE subscriptions SET last_update = :now, last_result = :result, last_error = :error,
+                    title = COALESCE(:title, title), html_url = COALESCE(:html, html_url),
+                    body_digest = COALESCE(:digest, body_digest), gone = :gone
+                WHERE id = :id
+                """)
+            try update.bind(Date().timeIntervalSince1970, named: ":now")
+            try update.bind(refresh.result.rawValue, named: ":result")
+            try update.bind(refresh.error, named: ":error")
+            try update.bind(refresh.title.flatMap { $0.isEmpty ? nil : $0 }, named: ":title")
+            try update.bind(refresh.htmlURL, named: ":html")
+            try update.bind(refresh.digest, named: ":digest")
+            try update.bind(refresh.result == .gone ? 1 : 0, named: ":gone")
+            try update.bind(refresh.id, named: ":id")
+            try update.run()
+            if let entry = refresh.cacheEntry { try upsertFeedCacheEntry(entry) }
+            if let episodes = refresh.episodes {
+                let verdict = try recordEpisodes(episodes, of: current, first: first)
+                triage.new = verdict.new.count
+                triage.churned = verdict.churned ? verdict.seen.count : 0
+            }
+            return triage
+        }
+    }
+
+    /// Marks `identities` of subscription `id` done: downloaded, never to be downloaded again by `update`.
+    public func markEpisodesDone(_ identities: [String], of id: Int) throws(StoreError) {
+        guard !identities.isEmpty else { return }
+        try write { () throws(SQLiteError) in
+            let statement = try connection.prepare("UPDATE subscription_episodes SET state = 'done' WHERE subscription = ?1 AND identity = ?2")
+            for identity in identities {
+                try statement.bind(id, at: 1)
+                try statement.bind(identity, at: 2)
+                try statement.run()
+                try statement.reset()
+            }
+        }
+    }
+
+    /// Marks every new episode of the subscriptions `ids` seen; returns how many there were.
+    public func catchUp(_ ids: [Int]) throws(StoreError) -> Int {
+        try write { () throws(SQLiteError) -> Int in
+            var count = 0
+            for id in ids {
+                try connection.execute("UPDATE subscription_episodes SET state = 'seen' WHERE subscription = \(id) AND state = 'new'")
+                count += connection.changes
+            }
+            return count
+        }
+    }
+
+    /// Forgets the download of `key` whose file `keep` (or `unsubscribe --delete-files`) deleted.
+    public func forgetDeletedDownload(_ key: EpisodeKey) throws(StoreError) {
+        try writeAtomically { () throws(SQLiteError) in
+            let statement = try connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
+            try statement.bind(key.feed, named: ":feed")
+            try statement.bind(key.identity, named: ":identity")
+            try statement.run()
+        }
+    }
+
+    // MARK: Inside transactions
+
+    private func subscription(named url: String) throws(SQLiteError) -> Subscription? {
+        let query = try connection.prepare("""
+            SELECT COALESCE((SELECT id FROM subscriptions WHERE url = :url), (SELECT subscription FROM subscription_urls WHERE url = :url))
+            """)
+        try query.bind(url, named: ":url")
+        guard let id = try query.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil else { return nil }
+        return try selectSubscriptions(where: "id = \(id)").first
+    }
+
+    private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
+        let update = try connection.prepare("""
+            UPDATE subscriptions SET first = :first, keep = :keep, episodes_dir = :dir, name_template = :template,
+                no_download = :no_download WHERE id = :id
+            """)
+        try update.bind(settings.first, named: ":first")
+        try update.bind(settings.keep, named: ":keep")
+        try update.bind(settings.episodesDirectory, named: ":dir")
+        try update.bind(settings.nameTemplate, named: ":template")
+        try update.bind(settings.noDownload ? 1 : 0, named: ":no_download")
+        try update.bind(id, named: ":id")
+        try update.run()
+    }
+
+    /// Moves `subscription` to `address`: its old address is kept as an alias, and its download
+    /// records are keyed by the new one (so a moved feed's episodes are not downloaded again).
+    /// Returns why it cannot move, when another subscription already has that address.
+    private func move(_ subscription: Subscription, to address: String) throws(SQLiteError) -> String? {
+        if let other = try self.subscription(named: address), other.id != subscription.id {
+            return "it moved to \(URLRedaction.redacted(address)), which is also the subscription \"\(other.title)\"; "
+                + "unsubscribe one of the two"
+        }
+        let statements = [
+            "DELETE FROM subscription_urls WHERE url = ?2",
+            "INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (?1, ?3)",
+            "UPDATE subscriptions SET url = ?2 WHERE id = ?3",
+            "UPDATE OR IGNORE downloads SET feed = ?2 WHERE feed = ?1",
+        ]
+        for sql in statements {
+            let statement = try connection.prepare(sql)
+            try statement.bind(subscription.url, at: 1)
+            try statement.bind(address, at: 2)
+            try statement.bind(subscription.id, at: 3)
+            try statement.run()
+        }
+        return nil
+    }
+
+    /// Records the episodes of a fetch of `subscription`: the triage of those not seen before,
+    /// and the latest details (enclosure, title) of every one.
+    private func recordEpisodes(_ episodes: [ListingItem], of subscription: Subscription, first: Int) throws(SQLiteError) -> EpisodeTriage.Verdict {
+        let known = try connection.prepare("SELECT identity, published FROM subscription_episodes WHERE subscription = :id")
+        try known.bind(subscription.id, named: ":id")
+        var identities = Set<String>()
+        var newestKnown: Date?
+        while try known.step() {
+            identities.insert(try known.string(at: 0))
+            if let published = known.optionalDouble(at: 1).map(Date.init(timeIntervalSince1970:)) {
+                newestKnown = max(newestKnown ?? published, published)
+            }
+        }
+        let verdict = EpisodeTriage.verdict(
+            on: episodes.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
+            known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: first)
+        let new = Set(verdict.new)
+        let upsert = try prepared("""
+            INSERT INTO subscription_episodes (
+                subscription, identity, state, title, published, guid, enclosure_url, enclosure_type, enclosure_length,
+                integrity, first_seen
+            ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (subscription, identity) DO UPDATE SET title = excluded.title, published = excluded.published,
+                guid = excluded.guid, enclosure_url = excluded.enclosure_url, enclosure_type = excluded.enclosure_type,
+                enclosure_length = excluded.enclosure_length, integrity = excluded.integrity
+            """)
+        let now = Date().timeIntervalSince1970
+        for episode in episodes {
+            try upsert.bind(subscription.id, at: 1)
+            try upsert.bind(episode.identity, at: 2)
+            try upsert.bind(new.contains(episode.identity) ? "new" : "seen", at: 3)
+            try upsert.bind(episode.title, at: 4)
+            try upsert.bind(episode.published?.timeIntervalSince1970, at: 5)
+            try upsert.bind(episode.guid, at: 6)
+            try upsert.bind(episode.enclosureURL, at: 7)
+            try upsert.bind(episode.enclosureType, at: 8)
+            try upsert.bind(episode.enclosureLength, at: 9)
+            try upsert.bind(episode.integrity?.stored, at: 10)
+            try upsert.bind(now, at: 11)
+            try upsert.run()
+            try upsert.reset()
+        }
+        try connection.execute("UPDATE subscriptions SET has_baseline = 1 WHERE id = \(subscription.id)")
+        return verdict
+    }
+
+    private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {
+        let query = try connection.prepare("""
+            SELECT id, url, title, html_url, first, keep, episodes_dir, name_template, no_download, gone, has_baseline,
+                last_update, last_result, last_error
+            FROM subscriptions WHERE \(condition) ORDER BY title COLLATE NOCASE, id
+            """)
+        return try query.rows { row throws(SQLiteError) in
+            Subscription(
+                id: try row.int(at: 0), url: try row.string(at: 1), title: try row.string(at: 2), htmlURL: row.optionalString(at: 3),
+                settings: SubscriptionSettings(
+                    first: try row.int(at: 4), keep: row.optionalInt(at: 5), episodesDirectory: row.optionalString(at: 6),
+                    nameTemplate: row.optionalString(at: 7), noDownload: try row.int(at: 8) == 1),
+                isGone: try row.int(at: 9) == 1, hasBaseline: try row.int(at: 10) == 1,
+                lastUpdate: row.optionalDouble(at: 11).map { Date(timeIntervalSince1970: $0) },
+                lastResult: row.optionalString(at: 12).flatMap(Subscription.Result.init(rawValue:)),
+                lastError: row.optionalString(at: 13))
+        }
+    }
+}

@@ -1,0 +1,179 @@
+/// One subscribed feed's fetch during `update`, step by step: a value with one `mutating func`
+/// per event, each returning what to do next, so every branch (not modified, the same bytes
+/// again, a move, `itunes:new-feed-url`, paging, 410 Gone, a failure) is tested without a server.
+/// `FeedRound` carries the actions out on the transfer engine.
+struct FeedRefresh {
+    /// How a feed moved.
+    struct Move: Sendable, Equatable {
+        /// The cause, for the user.
+        enum Cause: Sendable, Equatable {
+            case permanentRedirect
+            case newFeedURL
+        }
+
+        var from: String
+        var to: String
+        var cause: Cause
+    }
+
+    /// One answer of the server that the engine delivered whole.
+    struct Answer: Sendable, Equatable {
+        /// 200, or 304 for a conditional request.
+        var status: Int
+        /// Where the permanent redirects it followed led, if any.
+        var permanentTarget: String?
+        /// The body's SHA-256, for a first page (nil for later pages).
+        var digest: String?
+    }
+
+    /// What to do next.
+    enum Action: Sendable, Equatable {
+        /// Fetch `url`, conditionally (with the cached validators) or not.
+        case fetch(url: String, conditional: Bool)
+        /// Parse the body just fetched, as the document at `url`.
+        case parse(url: String)
+        /// The feed is done.
+        case end(Ending)
+    }
+
+    /// How the fetch ended.
+    enum Ending: Sendable, Equatable {
+        /// Nothing to look at: 304, or the same bytes as last time.
+        case unchanged
+        /// Read: its episodes (every page) to look at.
+        case updated
+        /// 410 Gone.
+        case gone
+        /// Could not be fetched or parsed; the reason, one line.
+        case failed(String)
+    }
+
+    /// The subscription it is for.
+    let subscription: Int
+    /// Where the subscription says the feed lives.
+    let requested: String
+    /// The digest of the first page as last parsed: the same bytes need no parsing.
+    let lastDigest: String?
+    /// Where the feed lives now (the requested address, or where it moved).
+    private(set) var address: String
+    /// How it moved on the way.
+    private(set) var moves: [Move] = []
+    /// The pages read so far, merged; nil before the first.
+    private(set) var result: FeedParser.Result?
+    /// The first page's digest as fetched this time (to remember for next time).
+    private(set) var digest: String?
+    private var pages = 0
+    private var followedNewFeedURL = false
+    private var visited: Set<String>
+
+    /// The most pages read of one paged feed, as `FeedFetcher` reads them.
+    static let maxPages = FeedFetcher.maxPages
+
+    /// A refresh of subscription `subscription` at `url`, whose first page last parsed had `lastDigest`.
+    init(subscription: Int, url: String, lastDigest: String?) {
+        self.subscription = subscription
+        requested = url
+        self.lastDigest = lastDigest
+        address = url
+        visited = [url]
+    }
+
+    // MARK: Events
+
+    /// The first request: conditional unless `refresh` asks for the whole feed.
+    func begin(refresh: Bool) -> Action {
+        .fetch(url: requested, conditional: !refresh)
+    }
+
+    /// The server answered the last request.
+    mutating func answered(_ answer: Answer) -> Action {
+        guard pages == 0 else { return .parse(url: currentPage) }
+        if let target = answer.permanentTarget, target != address {
+            moves.append(Move(from: address, to: target, cause: .permanentRedirect))
+            address = target
+            visited.insert(target)
+        }
+        if answer.status == 304 { return .end(.unchanged) }
+        digest = answer.digest
+        // A server that ignores validators sends the same bytes again: they were read last time.
+        if !followedNewFeedURL, let digest, digest == lastDigest { return .end(.unchanged) }
+        return .parse(url: address)
+    }
+
+    /// The body just fetched was parsed (or could not be).
+    mutating func parsed(_ outcome: Result<FeedParser.Result, FeedError>) -> Action {
+        switch outcome {
+        case .failure(let error):
+            guard var result else { return .end(.failed(error.description)) }
+            // The pages already read are still the feed; a broken later page only ends it early.
+            result.warnings.append("page \(pages + 1) of feed \(URLRedaction.redacted(address)) could not be read (\(error)); using the first \(pages)")
+            self.result = result
+            return finish()
+        case .success(let page):
+            pages += 1
+            if var result {
+                result.feed.episodes += page.feed.episodes
+                result.warnings += page.warnings
+                result.feed.nextPageURL = page.feed.nextPageURL
+                self.result = result
+            } else {
+                result = page
+                if !followedNewFeedURL, let newURL = page.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+                    // The feed says where it lives now: read it from there, and remember that.
+                    followedNewFeedURL = true
+                    moves.append(Move(from: address, to: newURL, cause: .newFeedURL))
+                    address = newURL
+                    visited.insert(newURL)
+                    self.result = nil
+                    pages = 0
+                    return .fetch(url: newURL, conditional: false)
+                }
+            }
+            return nextPage()
+        }
+    }
+
+    /// The last request failed.
+    mutating func failed(_ failure: FailedTransfer) -> Action {
+        guard var result else {
+            if case .http(let error) = failure.kind, error.kind == .status(410) { return .end(.gone) }
+            return .end(.failed(failure.reason))
+        }
+        result.warnings.append("page \(pages + 1) of feed \(URLRedaction.redacted(address)) could not be read (\(failure.reason)); using the first \(pages)")
+        self.result = result
+        return finish()
+    }
+
+    // MARK: Steps
+
+    /// The URL of the page being fetched: the next page of what was read, or the feed itself.
+    private var currentPage: String {
+        result?.feed.nextPageURL ?? address
+    }
+
+    /// The next page of a paged feed (RFC 5005), or the end.
+    private mutating func nextPage() -> Action {
+        guard var result else { return .end(.updated) }
+        guard let next = result.feed.nextPageURL, HTTPClient.isHTTP(next), !visited.contains(next) else { return finish() }
+        guard pages < Self.maxPages, result.feed.episodes.count < FeedBuilder.maxItems else {
+            result.warnings.append("feed \(URLRedaction.redacted(address)) has more pages than podcast reads (\(pages) pages, "
+                + "\(result.feed.episodes.count) episodes); the rest were not read")
+            self.result = result
+            return finish()
+        }
+        visited.insert(next)
+        return .fetch(url: next, conditional: false)
+    }
+
+    /// The end of a feed read: its pages' episodes in one order, each once.
+    private mutating func finish() -> Action {
+        if pages > 1, var result {
+            let duplicates = FeedParser.orderNewestFirst(&result.feed.episodes)
+            if duplicates > 0 {
+                result.warnings.append("feed \(URLRedaction.redacted(address)) lists \(duplicates) episodes on more than one page; each is shown once")
+            }
+            self.result = result
+        }
+        return .end(.updated)
+    }
+}

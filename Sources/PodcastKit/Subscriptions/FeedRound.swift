@@ -1,0 +1,147 @@
+import FoundationEssentials
+import Glibc
+
+/// Fetches subscribed feeds many at once on one `TransferEngine` (so at most two connections go to
+/// one host, and one slow server holds up nothing else), each led by its `FeedRefresh`. A first
+/// page that arrives whole replaces the feed's cached body; what changed is parsed on the calling
+/// thread while the engine goes on fetching the others.
+///
+/// The validators and digest of each answer are returned, not stored: `SubscriptionUpdate` writes
+/// them with the episodes they revealed, in one transaction, so a crash between the two can never
+/// leave a feed that answers 304 to episodes nobody looked at.
+struct FeedRound {
+    /// How one feed's fetch ended.
+    struct Outcome {
+        /// The refresh, at its end: address, moves, pages read.
+        var refresh: FeedRefresh
+        /// How it ended.
+        var ending: FeedRefresh.Ending
+        /// The cache entry of the first page's answer, to store with the episodes.
+        var cacheEntry: FeedCacheEntry?
+    }
+
+    /// The engine's settings: concurrency, identity, timeouts.
+    let settings: TransferEngine.Settings
+    /// The validators of earlier answers (conditional GET).
+    let cache: any FeedCache
+    /// Where bodies of first pages are kept (the feed cache shared with `podcast episodes`).
+    let cacheDirectory: String
+
+    /// Feeds fetched at once: enough to keep every host's two connections busy.
+    static let concurrency = 16
+
+    /// A fetch in flight: which refresh it serves and where its body goes.
+    private struct Fetch {
+        var refresh: Int
+        var url: String
+        var path: String
+        var firstPage: Bool
+    }
+
+    /// Fetches every feed of `refreshes` to its end; `refresh` skips the conditional GET.
+    /// `ended` is told of each feed as it ends (on this thread).
+    func run(_ refreshes: [FeedRefresh], refresh: Bool, ended: (Outcome) -> Void) throws -> [Outcome] {
+        try FileIO.makeDirectory(cacheDirectory)
+        let queue = EventQueue<TransferEvent>()
+        let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0) }
+        defer { engine.shutdown() }
+
+        var machines = refreshes
+        var outcomes: [Outcome?] = Array(repeating: nil, count: refreshes.count)
+        var cacheEntries: [FeedCacheEntry?] = Array(repeating: nil, count: refreshes.count)
+        var fetches: [Int: Fetch] = [:]
+        var nextID = 0
+        var open = refreshes.count
+
+        func carryOut(_ action: FeedRefresh.Action, for index: Int, contentType: String? = nil) {
+            var action = action
+            while true {
+                switch action {
+                case .fetch(let url, let conditional):
+                    nextID += 1
+                    let path = cacheDirectory + "/.update-\(getpid())-\(nextID).part"
+                    fetches[nextID] = Fetch(refresh: index, url: url, path: path, firstPage: machines[index].result == nil)
+                    var request = TransferRequest(
+                        id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false,
+                        maxSize: Int64(FeedFetcher.maxPageBytes))
+                    if conditional, let cached = cachedEntry(for: url) {
+                        request.headers = [cached.etag.map { "If-None-Match: \($0)" }, cached.lastModified.map { "If-Modified-Since: \($0)" }].compactMap { $0 }
+                        request.acceptsNotModified = true
+                    }
+                    engine.start(request)
+                    return
+                case .parse(let url):
+                    let file = lastBody[index] ?? ""
+                    let outcome: Result<FeedParser.Result, FeedError>
+                    do {
+                        outcome = .success(try FeedFetcher.parse(file: file, url: url, source: url, httpCharset: FeedFetcher.charset(of: contentType)))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    if !file.hasSuffix(".xml") { unlink(file) }
+                    action = machines[index].parsed(outcome)
+                case .end(let ending):
+                    let outcome = Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index])
+                    outcomes[index] = outcome
+                    open -= 1
+                    ended(outcome)
+                    return
+                }
+            }
+        }
+
+        var lastBody: [Int: String] = [:]
+        for index in machines.indices {
+            carryOut(machines[index].begin(refresh: refresh), for: index)
+        }
+        while open > 0 {
+            for event in queue.drain() {
+                switch event {
+                case .completed(let done):
+                    guard let fetch = fetches.removeValue(forKey: done.id) else { continue }
+                    var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
+                    var body = fetch.path
+                    if fetch.firstPage, done.status != 304 {
+                        answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(Self.hex)
+                        // The cached body is replaced now; its validators are stored with the episodes.
+                        let name = FeedFetcher.cacheFileName(for: fetch.url)
+                        if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
+                            body = cacheDirectory + "/" + name
+                            cacheEntries[fetch.refresh] = FeedCacheEntry(
+                                url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
+                        }
+                    } else if done.status == 304 {
+                        unlink(fetch.path)
+                    }
+                    lastBody[fetch.refresh] = body
+                    carryOut(machines[fetch.refresh].answered(answer), for: fetch.refresh, contentType: done.contentType)
+                case .failed(let failure):
+                    guard let fetch = fetches.removeValue(forKey: failure.id) else { continue }
+                    unlink(fetch.path)
+                    carryOut(machines[fetch.refresh].failed(failure), for: fetch.refresh)
+                case .started, .responded, .progress, .filled:
+                    break
+                }
+            }
+        }
+        return outcomes.compactMap { $0 }
+    }
+
+    /// The cache entry for `url` whose body is still on disk: only then is a 304 worth asking for.
+    private func cachedEntry(for url: String) -> FeedCacheEntry? {
+        guard let entry = try? cache.feedCacheEntry(url: url) ?? nil,
+            access(cacheDirectory + "/" + entry.bodyFile, R_OK) == 0 else { return nil }
+        return entry
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,121 @@
+import FoundationEssentials
+
+/// A feed that `podcast update` keeps downloading, with its settings and what became of its last
+/// update. One podcast is one subscription, whichever of its addresses (before and after a move)
+/// it is named by.
+public struct Subscription: Sendable, Equatable {
+    /// How the last update of a feed ended.
+    public enum Result: String, Sendable, CaseIterable {
+        /// Fetched and parsed: its episodes were looked at for new ones.
+        case updated
+        /// The server said 304, or sent the same bytes as last time: nothing to look at.
+        case unchanged
+        /// It moved (a permanent redirect or `itunes:new-feed-url`), and was read at its new address.
+        case moved
+        /// The server answered 410 Gone: it is not fetched again.
+        case gone
+        /// It could not be fetched or parsed.
+        case failed
+    }
+
+    /// Its number in the store (stable; `podcast subscriptions` numbers them 1…n by title).
+    public var id: Int
+    /// Where the feed lives now.
+    public var url: String
+    /// The feed's title (from its last fetch, or from an imported OPML until then).
+    public var title: String
+    /// The podcast's web page, when known.
+    public var htmlURL: String?
+    /// Its settings.
+    public var settings: SubscriptionSettings
+    /// True once the feed answered 410 Gone: skipped by `update`.
+    public var isGone: Bool
+    /// True once the first fetch after subscribing set its baseline.
+    public var hasBaseline: Bool
+    /// When it was last updated.
+    public var lastUpdate: Date?
+    /// How its last update ended.
+    public var lastResult: Result?
+    /// Why its last update failed, one line.
+    public var lastError: String?
+
+    /// Creates a subscription value.
+    public init(
+        id: Int, url: String, title: String, htmlURL: String? = nil, settings: SubscriptionSettings = .init(),
+        isGone: Bool = false, hasBaseline: Bool = false, lastUpdate: Date? = nil, lastResult: Result? = nil, lastError: String? = nil
+    ) {
+        self.id = id
+        self.url = url
+        self.title = title
+        self.htmlURL = htmlURL
+        self.settings = settings
+        self.isGone = isGone
+        self.hasBaseline = hasBaseline
+        self.lastUpdate = lastUpdate
+        self.lastResult = lastResult
+        self.lastError = lastError
+    }
+}
+
+/// The per-subscription settings `subscribe` and `import` take.
+public struct SubscriptionSettings: Sendable, Equatable {
+    /// How many of the newest episodes of the baseline `update` downloads (0: none of the back catalogue).
+    public var first: Int
+    /// After an update, keep only the newest N of the files podcast downloaded for it; nil keeps all.
+    public var keep: Int?
+    /// Where its episodes go instead of the Episodes directory.
+    public var episodesDirectory: String?
+    /// How its finished files are named (`{podcast}/{date} {title}.{ext}` when nil).
+    public var nameTemplate: String?
+    /// True when `update` marks new episodes but downloads none.
+    public var noDownload: Bool
+
+    /// The defaults: the newest episode, keep everything, the Episodes directory, the default names, downloads on.
+    public init(first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool = false) {
+        self.first = first
+        self.keep = keep
+        self.episodesDirectory = episodesDirectory
+        self.nameTemplate = nameTemplate
+        self.noDownload = noDownload
+    }
+}
+
+/// The settings a `subscribe` or `import` command gives: only those it names change an existing
+/// subscription.
+public struct SubscriptionSettingsChange: Sendable, Equatable {
+    /// `--first`.
+    public var first: Int?
+    /// `--keep` (`.some(nil)`: keep all).
+    public var keep: Int??
+    /// `--episodes-dir`.
+    public var episodesDirectory: String?
+    /// `--name-template`.
+    public var nameTemplate: String?
+    /// `--no-download` / `--download`.
+    public var noDownload: Bool?
+
+    /// A change of the settings given; nil leaves a setting as it is.
+    public init(first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool? = nil) {
+        self.first = first
+        self.keep = keep
+        self.episodesDirectory = episodesDirectory
+        self.nameTemplate = nameTemplate
+        self.noDownload = noDownload
+    }
+
+    /// True when it changes nothing.
+    public var isEmpty: Bool {
+        first == nil && keep == nil && episodesDirectory == nil && nameTemplate == nil && noDownload == nil
+    }
+
+    /// `settings` with this change applied.
+    public func applied(to settings: SubscriptionSettings) -> SubscriptionSettings {
+        var result = settings
+        if let first { result.first = first }
+        if let keep { result.keep = keep }
+        if let episodesDirectory { result.episodesDirectory = episodesDirectory }
+        if let nameTemplate { result.nameTemplate = nameTemplate }
+        if let noDownload { result.noDownload = noDownload }
+        return result
+    }
+}
