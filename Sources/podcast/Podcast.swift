@@ -17,7 +17,10 @@ struct Podcast: ParsableCommand {
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,
         version: podcastVersion,
-        subcommands: [Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self, Worker.self]
+        subcommands: [
+            Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self,
+            Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Worker.self,
+        ]
     )
 
     /// Parses and runs the command, and exits with the contract's code.

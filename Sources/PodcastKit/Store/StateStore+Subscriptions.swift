@@ -33,8 +33,9 @@ public struct SubscriptionRefreshRecord: Sendable {
     public var result: Subscription.Result
     /// Why it failed, when it did.
     public var error: String?
-    /// The feed's title and web page, when it was read.
+    /// The feed's title, when it was read.
     public var title: String?
+    /// The podcast's web page, when the feed was read and names one.
     public var htmlURL: String?
     /// The first page's digest, when it was fetched whole.
     public var digest: String?
@@ -42,6 +43,22 @@ public struct SubscriptionRefreshRecord: Sendable {
     public var cacheEntry: FeedCacheEntry?
     /// Its episodes, newest first, when it was read.
     public var episodes: [ListingItem]?
+
+    /// A record of subscription `id`'s update.
+    public init(
+        id: Int, address: String, result: Subscription.Result, error: String? = nil, title: String? = nil, htmlURL: String? = nil,
+        digest: String? = nil, cacheEntry: FeedCacheEntry? = nil, episodes: [ListingItem]? = nil
+    ) {
+        self.id = id
+        self.address = address
+        self.result = result
+        self.error = error
+        self.title = title
+        self.htmlURL = htmlURL
+        self.digest = digest
+        self.cacheEntry = cacheEntry
+        self.episodes = episodes
+    }
 }
 
 /// What recording an update found among its episodes.
@@ -190,7 +207,7 @@ extension StateStore {
     /// Records one feed's update: its move, title, result and validators, and its episodes'
     /// triage (`EpisodeTriage`), all in one transaction, so a crash leaves either the update
     /// whole or none of it (and the next update fetches the feed again).
-    public func recordRefresh(_ refresh: SubscriptionRefreshRecord, first: Int) throws(StoreError) -> RefreshTriage {
+    public func recordRefresh(_ refresh: SubscriptionRefreshRecord) throws(StoreError) -> RefreshTriage {
         try write { () throws(SQLiteError) -> RefreshTriage in
             guard let current = try selectSubscriptions(where: "id = \(refresh.id)").first else {
                 return RefreshTriage(new: 0, churned: 0)  // unsubscribed meanwhile
@@ -216,7 +233,7 @@ extension StateStore {
             try update.run()
             if let entry = refresh.cacheEntry { try upsertFeedCacheEntry(entry) }
             if let episodes = refresh.episodes {
-                let verdict = try recordEpisodes(episodes, of: current, first: first)
+                let verdict = try recordEpisodes(episodes, of: current)
                 triage.new = verdict.new.count
                 triage.churned = verdict.churned ? verdict.seen.count : 0
             }
@@ -311,7 +328,7 @@ extension StateStore {
 
     /// Records the episodes of a fetch of `subscription`: the triage of those not seen before,
     /// and the latest details (enclosure, title) of every one.
-    private func recordEpisodes(_ episodes: [ListingItem], of subscription: Subscription, first: Int) throws(SQLiteError) -> EpisodeTriage.Verdict {
+    private func recordEpisodes(_ episodes: [ListingItem], of subscription: Subscription) throws(SQLiteError) -> EpisodeTriage.Verdict {
         let known = try connection.prepare("SELECT identity, published FROM subscription_episodes WHERE subscription = :id")
         try known.bind(subscription.id, named: ":id")
         var identities = Set<String>()
@@ -324,7 +341,7 @@ extension StateStore {
         }
         let verdict = EpisodeTriage.verdict(
             on: episodes.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
-            known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: first)
+            known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: subscription.settings.first)
         let new = Set(verdict.new)
         let upsert = try prepared("""
             INSERT INTO subscription_episodes (

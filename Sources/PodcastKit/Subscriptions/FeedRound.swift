@@ -39,12 +39,17 @@ struct FeedRound {
     }
 
     /// Fetches every feed of `refreshes` to its end; `refresh` skips the conditional GET.
-    /// `ended` is told of each feed as it ends (on this thread).
-    func run(_ refreshes: [FeedRefresh], refresh: Bool, ended: (Outcome) -> Void) throws -> [Outcome] {
+    /// `ended` is told of each feed as it ends (on this thread). `stop` ends the round early:
+    /// the fetches still running end as cancelled failures.
+    func run(_ refreshes: [FeedRefresh], refresh: Bool, stop: RunStop, ended: (Outcome) -> Void) throws -> [Outcome] {
         try FileIO.makeDirectory(cacheDirectory)
         let queue = EventQueue<TransferEvent>()
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0) }
-        defer { engine.shutdown() }
+        stop.running { engine.shutdown() }
+        defer {
+            stop.running(nil)
+            engine.shutdown()
+        }
 
         var machines = refreshes
         var outcomes: [Outcome?] = Array(repeating: nil, count: refreshes.count)
@@ -52,6 +57,8 @@ struct FeedRound {
         var fetches: [Int: Fetch] = [:]
         var nextID = 0
         var open = refreshes.count
+        // The body each refresh fetched last, to parse.
+        var lastBody: [Int: String] = [:]
 
         func carryOut(_ action: FeedRefresh.Action, for index: Int, contentType: String? = nil) {
             var action = action
@@ -90,12 +97,13 @@ struct FeedRound {
             }
         }
 
-        var lastBody: [Int: String] = [:]
         for index in machines.indices {
             carryOut(machines[index].begin(refresh: refresh), for: index)
         }
         while open > 0 {
-            for event in queue.drain() {
+            // Interrupted: what has not ended is dropped (nothing of it is recorded).
+            guard !stop.isStopping else { break }
+            for event in queue.drain(until: .now + .milliseconds(250)) {
                 switch event {
                 case .completed(let done):
                     guard let fetch = fetches.removeValue(forKey: done.id) else { continue }

@@ -71,6 +71,13 @@ final class ProgressDisplay {
         if live { redraw() }
     }
 
+    /// Prints `line` above the bars (a feed's news during an update), as it is.
+    func say(_ line: String) {
+        print(line)
+        writeUnwritten()
+        if live { redraw() }
+    }
+
     private func row(of item: DownloadItem) -> Row? {
         running.first { $0.shows(item) }
     }

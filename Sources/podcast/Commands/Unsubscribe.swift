@@ -1,0 +1,62 @@
+import ArgumentParser
+import Glibc
+import PodcastKit
+
+/// `podcast unsubscribe <subscription>...`: stop updating feeds; their files stay unless asked.
+struct Unsubscribe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unsubscribe",
+        abstract: "Stop updating feeds; with --delete-files, also delete the files podcast downloaded for them.",
+        discussion: """
+            <subscription> is a number from podcast subscriptions, a feed URL, or an exact title. \
+            Files stay where they are unless --delete-files, which deletes only the files podcast \
+            recorded as downloaded for that feed, never other files in its folder.
+
+            Examples:
+              podcast unsubscribe 3
+              podcast unsubscribe "The Loopback Hour" --delete-files
+            """
+    )
+
+    @Argument(help: "Which subscriptions: numbers, feed URLs or exact titles.")
+    var subscriptions: [String]
+
+    @Flag(help: "Also delete the files podcast downloaded for them.")
+    var deleteFiles = false
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let store = try context.openStore()
+        let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions(), store: store)
+        var removed: [JSONValue] = []
+        var failed = false
+        for subscription in chosen {
+            var deleted = 0
+            if deleteFiles {
+                for file in try store.ownFiles(of: subscription) {
+                    guard unlink(file.path) == 0 || errno == ENOENT else {
+                        context.console.message("error: could not delete \(file.path): \(SystemError.last("unlink", path: file.path).reason); delete it yourself")
+                        failed = true
+                        continue
+                    }
+                    try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: file.identity))
+                    deleted += 1
+                }
+            }
+            try store.unsubscribe(subscription.id)
+            let files = deleteFiles ? "; deleted \(Plural.count(deleted, "file"))" : ""
+            context.console.message("unsubscribed from \"\(subscription.title)\" (\(URLRedaction.redacted(subscription.url)))\(files)")
+            removed.append(.object([
+                ("title", .string(subscription.title)), ("url", .string(URLRedaction.redacted(subscription.url))),
+                ("deleted_files", .int(deleted)),
+            ]))
+        }
+        if output.json {
+            context.console.print(JSONValue.object([("unsubscribed", .array(removed))]).serialized(pretty: context.console.stdoutIsTerminal))
+        }
+        if failed { throw ExitCode(ExitStatus.operationFailed) }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import PodcastKit
+
+/// `podcast update [<subscription>...]`: fetch every subscribed feed at once and download what is new.
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Fetch the subscribed feeds and download their new episodes (for cron or a systemd timer).",
+        discussion: """
+            Every feed (or those named: numbers from podcast subscriptions, feed URLs, exact titles) is \
+            fetched at once, with a conditional GET; new episodes are downloaded as podcast download \
+            would, and then each subscription's --keep is applied. Feeds that moved are followed and \
+            remembered; one answering 410 Gone is skipped from then on. One failing feed or episode \
+            never stops the others; the exit code is 1 when any failed.
+
+            Examples:
+              podcast update
+              podcast update --check
+              podcast update 2 -q --limit-rate 1M
+            """
+    )
+
+    @Argument(help: "Which subscriptions (default: all).")
+    var subscriptions: [String] = []
+
+    @Flag(help: "Only fetch the feeds and list what is new; download nothing.")
+    var check = false
+
+    @Flag(help: "Fetch every feed in full even when its server says it has not changed.")
+    var refresh = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors (for cron).")
+    var quiet = false
+
+    @OptionGroup
+    var transfer: TransferOptions
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let store = try context.openStore()
+        let all = try store.subscriptions()
+        guard !all.isEmpty else {
+            if output.json { context.console.print(UpdateRendering.emptyJSON.serialized(pretty: false)) }
+            if !quiet { context.console.message("no subscriptions to update; add one with podcast subscribe <feed>") }
+            return
+        }
+        let chosen = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
+        let update = SubscriptionUpdate(store: store, paths: context.paths, settings: transfer.settings(context: context))
+        let stop = RunStop()
+        Interruption.forward(to: { stop.stop() })
+        let started = ContinuousClock.now
+        let display = quiet ? nil : ProgressDisplay(console: context.console)
+        let outcome: SubscriptionUpdate.Outcome
+        do {
+            defer { display?.close() }
+            outcome = try update.run(chosen, check: check, refresh: refresh, stop: stop) { event in
+                show(event, display: display, console: context.console)
+            }
+        }
+        // Episodes of a background batch finished here complete it.
+        BatchCompletion.settle(store: store, context: context)
+
+        let rendering = UpdateRendering(outcome: outcome, numbers: all, elapsed: ContinuousClock.now - started)
+        if output.json {
+            context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
+        } else if check {
+            for line in rendering.pendingLines { context.console.print(line) }
+        }
+        if !quiet { context.console.message(rendering.summary(check: check)) }
+        switch outcome.stop {
+        case .interrupted:
+            context.console.message("interrupted: unfinished episodes are paused with their data kept; run podcast update (or resume) to continue")
+            throw ExitCode(ExitStatus.interrupted)
+        case .storageFull(let reason):
+            context.console.message("error: stopped every download: \(reason); free some space, then run podcast update again")
+            throw ExitCode(ExitStatus.operationFailed)
+        case nil:
+            if !rendering.succeeded { throw ExitCode(ExitStatus.operationFailed) }
+        }
+    }
+
+    /// One event of the update: feed lines and warnings (errors even with -q), the downloads'
+    /// display, deletions by keep.
+    private func show(_ event: SubscriptionUpdate.Event, display: ProgressDisplay?, console: Console) {
+        switch event {
+        case .feed(let report):
+            for line in UpdateRendering.lines(for: report) where !quiet || line.hasPrefix("error:") {
+                display?.say(line) ?? console.message(line)
+            }
+        case .download(let update):
+            if let display { return display.show(update) }
+            if case .finished(let result) = update, !result.succeeded, result.state != .paused {
+                console.message("error: \(result.item.podcastTitle): \(result.item.label): \(result.error ?? "failed")")
+            }
+        case .deleted(let path, let subscription):
+            if !quiet { display?.say("deleted \(path) (keep \(subscription.settings.keep ?? 0) of \(subscription.title))") }
+        case .warning(let message):
+            if !quiet { display?.say("warning: " + message) }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import FoundationEssentials
+import PodcastKit
+
+/// How `podcast update` is told: a line per feed with news, a summary, the list of what is new
+/// (`--check`), and the contract's JSON document.
+struct UpdateRendering {
+    let outcome: SubscriptionUpdate.Outcome
+    /// Every subscription, as `podcast subscriptions` numbers them.
+    let numbers: [Subscription]
+    let elapsed: Duration
+
+    /// The lines a feed's report gives: its moves, warnings and news; an error line when it failed.
+    static func lines(for report: SubscriptionUpdate.FeedReport) -> [String] {
+        let name = "feed \"\(report.subscription.title)\""
+        var lines = report.moves.map { "note: " + $0 } + report.warnings.map { "warning: " + $0 }
+        switch report.result {
+        case .failed:
+            lines.append("error: \(name): \(report.error ?? "failed")")
+        case .gone:
+            lines.append("warning: \(name) (\(URLRedaction.redacted(report.subscription.url))) answered 410 Gone: it is skipped from now on; "
+                + "unsubscribe it, or subscribe to its new address")
+        case .updated, .moved, .unchanged:
+            if report.new > 0 { lines.append("\(name): \(Plural.count(report.new, "new episode"))") }
+        }
+        return lines
+    }
+
+    /// True when every feed was fetched (or is gone) and every episode asked for is on disk.
+    var succeeded: Bool {
+        !outcome.feeds.contains { $0.result == .failed } && outcome.results.allSatisfy(\.succeeded)
+    }
+
+    /// `updated 5 feeds (2 with new episodes, 2 unchanged, 1 failed); downloaded 3, skipped 0, failed 0: 1.2 MB in 2.1 s`.
+    func summary(check: Bool) -> String {
+        let feeds = outcome.feeds
+        let count = { (result: Subscription.Result) in feeds.count { $0.result == result } }
+        var parts = ["\(feeds.count { $0.new > 0 }) with new episodes", "\(count(.unchanged)) unchanged"]
+        for result in [Subscription.Result.moved, .gone, .failed] where count(result) > 0 {
+            parts.append("\(count(result)) \(result.rawValue)")
+        }
+        let head = "updated \(Plural.count(feeds.count, "feed")) (\(parts.joined(separator: ", ")))"
+        if check {
+            let waiting = outcome.pending.reduce(0) { $0 + $1.items.count }
+            return head + "; \(Plural.count(waiting, "new episode")) waiting (--check downloads nothing)"
+        }
+        guard !outcome.results.isEmpty else { return head + "; nothing new to download" }
+        return head + "; " + DownloadRendering(results: outcome.results, elapsed: elapsed).summary
+    }
+
+    /// `--check`: each subscription with new episodes, then its episodes, newest first.
+    var pendingLines: [String] {
+        outcome.pending.flatMap { subscription, items in
+            let marked = subscription.settings.noDownload ? " (not downloaded: --no-download)" : ""
+            return ["\(subscription.title): \(Plural.count(items.count, "new episode"))\(marked)"]
+                + items.map { "  " + ($0.published.map(UTCDate.day) ?? "          ") + "  " + $0.title.singleLine() }
+        }
+    }
+
+    /// `{"feeds": [{"number", "title", "url", "result", "new", "error"}], "results": [...]}`, and
+    /// with `--check` the episodes waiting: `"pending": [{"number", "subscription", "guid", "title", "published"}]`.
+    var json: JSONValue {
+        .object([
+            ("feeds", .array(outcome.feeds.map { feed in
+                .object([
+                    ("number", .int(numbers.firstIndex { $0.id == feed.subscription.id }.map { $0 + 1 })),
+                    ("title", .string(feed.subscription.title)),
+                    ("url", .string(URLRedaction.redacted(feed.subscription.url))),
+                    ("result", .string(feed.result.rawValue)),
+                    ("new", .int(feed.new)),
+                    ("error", .string(feed.error)),
+                ])
+            })),
+            ("results", DownloadRendering.json(outcome.results)),
+            ("pending", .array(outcome.pending.flatMap { subscription, items in
+                items.map { item in
+                    .object([
+                        ("number", .int(numbers.firstIndex { $0.id == subscription.id }.map { $0 + 1 })),
+                        ("subscription", .string(subscription.title)),
+                        ("guid", .string(item.guid)),
+                        ("title", .string(item.title)),
+                        ("published", .string(item.published.map(UTCDate.iso8601))),
+                    ])
+                }
+            })),
+        ])
+    }
+
+    /// The document of an update with no subscriptions.
+    static var emptyJSON: JSONValue { .object([("feeds", .array([])), ("results", .array([])), ("pending", .array([]))]) }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import PodcastKit
+
+/// The per-subscription settings `subscribe` and `import` take; only those given change an
+/// existing subscription.
+struct SubscriptionOptions: ParsableArguments {
+    @Option(help: "How many of the newest episodes the first update downloads (0: none of the back catalogue; default 1).")
+    var first: Int?
+
+    @Option(help: ArgumentHelp(
+        "After each update, keep only the newest N of the files podcast downloaded for it (default: keep all).",
+        valueName: "N"))
+    var keep: Int?
+
+    @Flag(help: "Keep every file again (undoes --keep).")
+    var keepAll = false
+
+    @Option(help: "Where its episodes go instead of the Episodes directory.")
+    var episodesDir: String?
+
+    @Option(help: "How its finished files are named, e.g. '{podcast}/{date} {title}.{ext}'.")
+    var nameTemplate: String?
+
+    @Flag(inversion: .prefixedNo, help: "Whether update downloads its new episodes (--no-download: only mark them new).")
+    var download: Bool?
+
+    func validate() throws {
+        if let first, first < 0 { throw ValidationError("--first must be 0 or more, not \(first)") }
+        if let keep, keep < 1 { throw ValidationError("--keep must be 1 or more, not \(keep); --keep-all keeps every file") }
+        if keep != nil && keepAll { throw ValidationError("--keep and --keep-all contradict each other; give one") }
+        if let episodesDir, episodesDir.isEmpty { throw ValidationError("--episodes-dir needs a directory, not an empty string") }
+        if let nameTemplate, nameTemplate.isEmpty { throw ValidationError("--name-template needs a template, not an empty string") }
+    }
+
+    /// The change these options make, with the Episodes directory made absolute.
+    func change(environment: [String: String]) -> SubscriptionSettingsChange {
+        SubscriptionSettingsChange(
+            first: first, keep: keepAll ? .some(nil) : keep.map { .some($0) },
+            episodesDirectory: episodesDir.map { TransferOptions.absolute($0, environment: environment) },
+            nameTemplate: nameTemplate, noDownload: download.map { !$0 })
+    }
+}
