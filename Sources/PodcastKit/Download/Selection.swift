@@ -1,11 +1,17 @@
-/// Which items of the last listing a command means: `3`, `1-5`, `2,4,9`, `all`, in any mix.
+/// Which items of the last listing a command means: `3`, `1-5`, `6-` (6 to the end), `2,4,9`,
+/// `all` and `new`, in any mix.
 public struct Selection: Sendable, Equatable {
     private enum Part: Sendable, Equatable {
         case all
+        case new
         case range(ClosedRange<Int>)
+        case from(Int)
     }
 
     private let parts: [Part]
+
+    /// The words of a selection, for messages.
+    public static let words = "numbers such as 3, 1-5, 6-, 2,4,9, or all or new"
 
     /// Parses the words of a selection (each may hold comma-separated parts).
     public init(_ words: [String]) throws(UsageError) {
@@ -15,45 +21,63 @@ public struct Selection: Sendable, Equatable {
                 parts.append(try Self.part(piece))
             }
         }
-        guard !parts.isEmpty else { throw UsageError("no episodes selected; give numbers such as 3, 1-5, 2,4,9 or all") }
+        guard !parts.isEmpty else { throw UsageError("no episodes selected; give \(Self.words)") }
         self.parts = parts
     }
 
     private static func part(_ piece: String) throws(UsageError) -> Part {
-        if piece.lowercased() == "all" { return .all }
-        let bounds = piece.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { Int(String($0).trimmingWhitespace()) }
-        switch bounds.count {
-        case 1:
-            guard let number = bounds[0], number >= 1 else { break }
+        switch piece.lowercased() {
+        case "all": return .all
+        case "new": return .new
+        default: break
+        }
+        let bounds = piece.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+        switch (bounds.count, bounds.map { Int($0) }) {
+        case (1, let numbers):
+            guard let number = numbers[0], number >= 1 else { break }
             return .range(number...number)
-        case 2:
-            guard let low = bounds[0], let high = bounds[1], low >= 1, low <= high else { break }
+        case (2, let numbers) where bounds[1].isEmpty:
+            guard let low = numbers[0], low >= 1 else { break }
+            return .from(low)
+        case (2, let numbers):
+            guard let low = numbers[0], let high = numbers[1], low >= 1, low <= high else { break }
             return .range(low...high)
         default:
             break
         }
-        throw UsageError("\"\(piece)\" is not a selection; give numbers such as 3, 1-5, 2,4,9 or all")
+        throw UsageError("\"\(piece)\" is not a selection; give \(Self.words)")
     }
 
-    /// The selected numbers in ascending order, each once, for a listing of `count` items; a
+    /// The selected numbers in ascending order, each once, for a listing of `count` items, of
+    /// which `isNew` tells the new ones (listed, not downloaded, queued or failed for good); a
     /// number beyond the listing is an error naming it and the listing's range.
-    public func numbers(inListingOf count: Int) throws(UsageError) -> [Int] {
+    public func numbers(inListingOf count: Int, isNew: (Int) -> Bool = { _ in true }) throws(UsageError) -> [Int] {
+        let empty = UsageError("the last listing is empty; run podcast episodes <feed> first")
         var numbers = Set<Int>()
         for part in parts {
             switch part {
             case .all:
-                guard count > 0 else { throw UsageError("the last listing is empty; run podcast episodes <feed> first") }
+                guard count > 0 else { throw empty }
                 numbers.formUnion(1...count)
+            case .new:
+                guard count > 0 else { throw empty }
+                numbers.formUnion((1...count).filter(isNew))
+            case .from(let low):
+                guard low <= count else { throw beyond(low, count: count) }
+                numbers.formUnion(low...count)
             case .range(let range):
                 guard range.upperBound <= count else {
-                    let number = range.lowerBound > count ? range.lowerBound : range.upperBound
-                    throw UsageError(count == 0
-                        ? "the last listing is empty; run podcast episodes <feed> first"
-                        : "number \(number) is not in the last listing (1–\(count)); run podcast episodes again to see it")
+                    throw count == 0 ? empty : beyond(range.lowerBound > count ? range.lowerBound : range.upperBound, count: count)
                 }
                 numbers.formUnion(range)
             }
         }
         return numbers.filter { $0 <= count }.sorted()
+    }
+
+    private func beyond(_ number: Int, count: Int) -> UsageError {
+        count == 0
+            ? UsageError("the last listing is empty; run podcast episodes <feed> first")
+            : UsageError("number \(number) is not in the last listing (1–\(count)); run podcast episodes again to see it")
     }
 }

@@ -17,8 +17,11 @@ struct Cancel: ParsableCommand {
             """
     )
 
-    @Argument(help: "Which downloads: 3, 1-5, 2,4,9, or all.")
+    @Argument(help: "Which downloads: 3, 1-5, 6-, 2,4,9, or all.")
     var selection: [String]
+
+    @OptionGroup
+    var filters: SelectionFilterOptions
 
     @OptionGroup
     var output: OutputOptions
@@ -31,12 +34,14 @@ struct Cancel: ParsableCommand {
         let context = try CommandContext.current()
         let store = try context.openStore()
         var keys: [EpisodeKey]?
-        if !selection.contains(where: { $0.lowercased() == "all" }) {
+        if !selection.contains(where: { $0.lowercased() == "all" }) || !filters.filter.isEmpty {
             guard let listing = try store.currentListing() else {
                 throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
             }
-            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
-            keys = DownloadItem.items(numbers, of: listing).map(\.key)
+            let new = listing.newNumbers(records: try store.downloadRecords(feed: listing.source.feedKey))
+            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count, isNew: new.contains)
+            let chosen = Set(try filters.filter.apply(DownloadItem.items(numbers, of: listing).map(\.entry)).map(\.number))
+            keys = DownloadItem.items(numbers.filter(chosen.contains), of: listing).map(\.key)
         }
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.

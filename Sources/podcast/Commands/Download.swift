@@ -2,26 +2,36 @@ import ArgumentParser
 import FoundationEssentials
 import PodcastKit
 
-/// `podcast download <selection>...`: fetch episodes of the last listing, several at once.
+/// `podcast download [<feed>] <selection>...`: fetch episodes of the last listing (or of a feed
+/// listed first), several at once.
 struct Download: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
-        abstract: "Download episodes (or music previews) of the last listing.",
+        abstract: "Download episodes (or music previews) of the last listing, or of a feed named first.",
         discussion: """
-            <selection> is any mix of 3, 1-5, 2,4,9 and all, over the numbers of the last \
-            `podcast episodes` (or `podcast search --media music`). Episodes already downloaded are \
-            skipped; unfinished data never sits under a final name.
+            <selection> is any mix of 3, 1-5, 6- (6 to the end), 2,4,9, all and new (listed, not \
+            downloaded, queued or failed for good), over the numbers of the last `podcast episodes` \
+            (or `podcast search --media music`). --since, --until, --match and --latest narrow it. \
+            When the first argument is a feed (an http(s) or file:// URL, a feed file, or \
+            itunes:<id>), it is listed first as podcast episodes would, and the selection (default: \
+            1, the newest; all when a filter is given) applies to it. Episodes already downloaded \
+            are skipped; unfinished data never sits under a final name.
 
             Examples:
               podcast download 1
               podcast download 1-3 7 --concurrency 2
+              podcast download new --since 2026-11-01
+              podcast download https://feeds.example.com/show.xml --latest 3
               podcast download all --limit-rate 2M --episodes-dir ~/Podcasts
               podcast download all --background --on-complete 'notify-send "podcasts ready"'
             """
     )
 
-    @Argument(help: "Which episodes: 3, 1-5, 2,4,9, all.")
-    var selection: [String]
+    @Argument(help: "A feed to list first (optional), then which episodes: 3, 1-5, 6-, 2,4,9, all, new.")
+    var selection: [String] = []
+
+    @OptionGroup
+    var filters: SelectionFilterOptions
 
     @OptionGroup
     var transfer: TransferOptions
@@ -33,13 +43,22 @@ struct Download: ParsableCommand {
     var output: OutputOptions
 
     func validate() throws {
-        try Selection.validateArgument(selection)
+        let words = Self.namesFeed(selection.first) ? Array(selection.dropFirst()) : selection
+        if words.isEmpty && !Self.namesFeed(selection.first) {
+            throw ValidationError("give the episodes to download (\(Selection.words)), or a feed first")
+        }
+        if !words.isEmpty { try Selection.validateArgument(words) }
     }
 
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let items = try selectedItems(store: store)
+        let items = try selectedItems(store: store, context: context)
+        guard !items.isEmpty else {
+            if output.json { context.console.print(DownloadRendering(results: [], elapsed: .zero).json.serialized(pretty: false)) }
+            context.console.message("no episode matches the selection and filters; nothing to download")
+            return
+        }
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
@@ -47,12 +66,48 @@ struct Download: ParsableCommand {
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 
-    /// The selected episodes of the last listing; the listing itself is not kept for the downloads.
-    private func selectedItems(store: StateStore) throws -> [DownloadItem] {
-        guard let listing = try store.currentListing() else {
-            throw UsageError("there is no listing to download from; run podcast episodes <feed> first")
+    /// True when `argument` names a feed rather than episodes: an http(s) or file:// URL,
+    /// itunes:<id>, or a path (with a `/` or an .xml/.rss name) to a file.
+    static func namesFeed(_ argument: String?) -> Bool {
+        guard let argument, !argument.isEmpty else { return false }
+        let lower = argument.lowercased()
+        if HTTPClient.isHTTP(argument) || lower.hasPrefix("file://") || lower.hasPrefix("itunes:") { return true }
+        return (argument.contains("/") || lower.hasSuffix(".xml") || lower.hasSuffix(".rss")) && (try? Selection([argument])) == nil
+    }
+
+    /// The selected episodes of the listing (the feed's, when one is named first, listed now).
+    private func selectedItems(store: StateStore, context: CommandContext) throws -> [DownloadItem] {
+        var words = selection
+        let listing: Listing
+        if Self.namesFeed(words.first) {
+            listing = try list(words.removeFirst(), store: store, context: context)
+            if words.isEmpty { words = [filters.filter.isEmpty ? "1" : "all"] }
+        } else {
+            guard let current = try store.currentListing() else {
+                throw UsageError("there is no listing to download from; run podcast episodes <feed> first, or name the feed first")
+            }
+            listing = current
         }
-        let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
-        return DownloadItem.items(numbers, of: listing)
+        let new = words.contains { $0.lowercased().contains("new") }
+            ? listing.newNumbers(records: try store.downloadRecords(feed: listing.source.feedKey)) : []
+        let numbers = try Selection(words).numbers(inListingOf: listing.items.count, isNew: new.contains)
+        let chosen = Set(try filters.filter.apply(DownloadItem.items(numbers, of: listing).map(\.entry)).map(\.number))
+        return DownloadItem.items(numbers.filter(chosen.contains), of: listing)
+    }
+
+    /// Fetches and lists `feed` as `podcast episodes` would, and remembers the listing.
+    private func list(_ feed: String, store: StateStore, context: CommandContext) throws -> Listing {
+        let reader = FeedReader(
+            catalog: try context.itunesCatalog(),
+            fetcher: FeedFetcher(http: HTTPClient(settings: context.configuration.httpSettings), cache: store, cacheDirectory: context.paths.home + "/feeds"),
+            store: store)
+        let fileURL = feed.lowercased().hasPrefix("file://") ? URL(string: feed) : nil
+        let source = fileURL.map { FeedSource.file($0.path(percentEncoded: false)) } ?? FeedSource(argument: feed)
+        let fetched = try reader.read(source, refresh: false)
+        for move in fetched.moves { context.console.note(move) }
+        for warning in fetched.result.warnings { context.console.warning(warning) }
+        let listing = Listing(feed: fetched.result.feed, url: fetched.url)
+        try store.replaceListing(listing)
+        return listing
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+@testable import PodcastKit
+import Testing
+
+/// The pure decisions of subscriptions: what a fetch makes new (baseline, churn guard), which
+/// files `keep` deletes, and one feed's fetch step by step.
+@Suite struct SubscriptionRulesTests {
+    private static func day(_ day: Int) -> Date { Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400) }
+
+    private static func fetched(_ identities: ClosedRange<Int>, prefix: String = "g", undated: Bool = false) -> [EpisodeTriage.Fetched] {
+        identities.reversed().map { EpisodeTriage.Fetched(identity: "\(prefix)\($0)", published: undated ? nil : day($0)) }
+    }
+
+    // MARK: EpisodeTriage
+
+    @Test func theBaselineMakesOnlyTheNewestFirstNew() {
+        let verdict = EpisodeTriage.verdict(on: Self.fetched(1...5), known: [], newestKnown: nil, baseline: true, first: 2)
+        #expect(verdict.new == ["g5", "g4"])
+        #expect(verdict.seen == ["g3", "g2", "g1"])
+        #expect(!verdict.churned)
+        #expect(EpisodeTriage.verdict(on: Self.fetched(1...5), known: [], newestKnown: nil, baseline: true, first: 0).new.isEmpty)
+        #expect(EpisodeTriage.verdict(on: Self.fetched(1...2), known: [], newestKnown: nil, baseline: true, first: 9).new == ["g2", "g1"])
+    }
+
+    @Test func afterTheBaselineEveryUnseenIdentityIsNewOnce() {
+        var episodes = Self.fetched(1...6)
+        episodes.append(EpisodeTriage.Fetched(identity: "g6", published: Self.day(6)))
+        let verdict = EpisodeTriage.verdict(on: episodes, known: Set((1...4).map { "g\($0)" }), newestKnown: Self.day(4), baseline: false, first: 1)
+        #expect(verdict.new == ["g6", "g5"])
+        #expect(verdict.seen.isEmpty)
+    }
+
+    @Test func mostOfAFeedNewAtOnceAndNoNewerIsChurn() {
+        let known = Set((1...10).map { "g\($0)" })
+        // The host rewrote every guid; the dates are the same.
+        let verdict = EpisodeTriage.verdict(on: Self.fetched(1...10, prefix: "new-"), known: known, newestKnown: Self.day(10), baseline: false, first: 1)
+        #expect(verdict.churned)
+        #expect(verdict.new.isEmpty)
+        #expect(verdict.seen.count == 10)
+    }
+
+    @Test func churnNeedsFiveHalfTheFeedAndNothingNewer() {
+        let known = Set((1...10).map { "g\($0)" })
+        // Four new ones: a busy feed, not churn.
+        let four = Self.fetched(1...10) + Self.fetched(1...4, prefix: "x")
+        #expect(!EpisodeTriage.verdict(on: four, known: known, newestKnown: Self.day(10), baseline: false, first: 1).churned)
+        // Five new of twenty: not more than half.
+        let known20 = Set((1...15).map { "g\($0)" })
+        let quarter = Self.fetched(1...15) + Self.fetched(1...5, prefix: "x")
+        #expect(!EpisodeTriage.verdict(on: quarter, known: known20, newestKnown: Self.day(15), baseline: false, first: 1).churned)
+        // Six new, one of them newer than anything seen: real news.
+        let newer = Self.fetched(1...5, prefix: "x") + [EpisodeTriage.Fetched(identity: "x11", published: Self.day(11))]
+        #expect(EpisodeTriage.verdict(on: newer, known: ["g1", "g2"], newestKnown: Self.day(10), baseline: false, first: 1).new.count == 6)
+        // Undated ones cannot show they are newer: still churn.
+        let undated = Self.fetched(1...6, prefix: "x", undated: true)
+        #expect(EpisodeTriage.verdict(on: undated, known: ["g1", "g2"], newestKnown: Self.day(10), baseline: false, first: 1).churned)
+        // Nothing seen had a date: nothing to compare with, so no guard.
+        #expect(!EpisodeTriage.verdict(on: undated, known: ["g1"], newestKnown: nil, baseline: false, first: 1).churned)
+    }
+
+    // MARK: KeepRule
+
+    @Test func keepDeletesTheOldestBeyondTheNewestN() {
+        let files = [3, 1, 4, 2].map { KeepRule.File(identity: "g\($0)", path: "/e/\($0).mp3", published: Self.day($0)) }
+            + [KeepRule.File(identity: "u", path: "/e/undated.mp3", published: nil)]
+        #expect(KeepRule.toDelete(files, keep: 2).map(\.identity) == ["g2", "g1", "u"])
+        #expect(KeepRule.toDelete(files, keep: 10).isEmpty)
+        #expect(KeepRule.toDelete(files, keep: 0).count == 5)
+    }
+
+    // MARK: FeedRefresh
+
+    private static func page(_ episodes: [Episode] = [], next: String? = nil, newFeedURL: String? = nil, title: String = "Show") -> FeedParser.Result {
+        var feed = Feed(url: "http://h/feed.xml")
+        feed.title = title
+        feed.episodes = episodes
+        feed.nextPageURL = next
+        feed.newFeedURL = newFeedURL
+        return FeedParser.Result(feed: feed, warnings: [])
+    }
+
+    private static func episode(_ guid: String, day: Int) -> Episode {
+        var episode = Episode(title: guid)
+        episode.guid = guid
+        episode.published = Self.day(day)
+        return episode
+    }
+
+    @Test func notModifiedEndsUnchangedWithoutAParse() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        #expect(refresh.begin(refresh: false) == .fetch(url: "http://h/feed.xml", conditional: true))
+        #expect(refresh.answered(.init(status: 304)) == .end(.unchanged))
+        #expect(refresh.moves.isEmpty)
+    }
+
+    @Test func theSameBytesAgainEndUnchangedWithoutAParse() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        #expect(refresh.begin(refresh: true) == .fetch(url: "http://h/feed.xml", conditional: false))
+        #expect(refresh.answered(.init(status: 200, digest: "d1")) == .end(.unchanged))
+        var changed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        #expect(changed.answered(.init(status: 200, digest: "d2")) == .parse(url: "http://h/feed.xml"))
+        #expect(changed.digest == "d2")
+    }
+
+    @Test func aPermanentRedirectMovesTheFeed() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", lastDigest: nil)
+        #expect(refresh.answered(.init(status: 200, permanentTarget: "http://h/new.xml", digest: "d")) == .parse(url: "http://h/new.xml"))
+        #expect(refresh.address == "http://h/new.xml")
+        #expect(refresh.moves == [.init(from: "http://h/old.xml", to: "http://h/new.xml", cause: .permanentRedirect)])
+        #expect(refresh.parsed(.success(Self.page([Self.episode("a", day: 1)]))) == .end(.updated))
+        #expect(refresh.result?.feed.episodes.count == 1)
+    }
+
+    @Test func aNewFeedURLIsReadFromThereOnce() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", lastDigest: nil)
+        _ = refresh.answered(.init(status: 200, digest: "d"))
+        #expect(refresh.parsed(.success(Self.page(newFeedURL: "https://n/feed.xml"))) == .fetch(url: "https://n/feed.xml", conditional: false))
+        #expect(refresh.address == "https://n/feed.xml")
+        #expect(refresh.result == nil)
+        // The new address says the same again (or points back): it is not followed a second time.
+        #expect(refresh.answered(.init(status: 200, digest: "d")) == .parse(url: "https://n/feed.xml"))
+        #expect(refresh.parsed(.success(Self.page([Self.episode("a", day: 1)], newFeedURL: "http://h/old.xml"))) == .end(.updated))
+        #expect(refresh.moves.map(\.cause) == [.newFeedURL])
+    }
+
+    @Test func pagesAreReadToTheEndOncePerAddress() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        _ = refresh.answered(.init(status: 200, digest: "d"))
+        #expect(refresh.parsed(.success(Self.page([Self.episode("b", day: 2)], next: "http://h/p2"))) == .fetch(url: "http://h/p2", conditional: false))
+        #expect(refresh.answered(.init(status: 200)) == .parse(url: "http://h/p2"))
+        // Page 2 points back at the first page: a loop ends here.
+        #expect(refresh.parsed(.success(Self.page([Self.episode("a", day: 1), Self.episode("b", day: 2)], next: "http://h/feed.xml"))) == .end(.updated))
+        #expect(refresh.result?.feed.episodes.map(\.guid) == ["b", "a"])
+        #expect(refresh.result?.warnings.count == 1)
+    }
+
+    @Test func aBrokenLaterPageKeepsWhatWasRead() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        _ = refresh.answered(.init(status: 200, digest: "d"))
+        _ = refresh.parsed(.success(Self.page([Self.episode("b", day: 2)], next: "http://h/p2")))
+        let failure = FailedTransfer(id: 2, kind: .http(.status(500, url: "http://h/p2", retryAfter: nil)), url: "http://h/p2")
+        #expect(refresh.failed(failure) == .end(.updated))
+        #expect(refresh.result?.feed.episodes.count == 1)
+        #expect(refresh.result?.warnings.first?.contains("page 2") == true)
+    }
+
+    @Test func goneAndFailuresEndTheFeed() {
+        var gone = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        #expect(gone.failed(FailedTransfer(id: 1, kind: .http(.status(410, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml")) == .end(.gone))
+        var failed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        let end = failed.failed(FailedTransfer(id: 1, kind: .http(.status(500, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml"))
+        guard case .end(.failed(let reason)) = end else { Issue.record("not a failure: \(end)"); return }
+        #expect(reason.contains("500"))
+        var broken = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        _ = broken.answered(.init(status: 200, digest: "d"))
+        #expect(broken.parsed(.failure(FeedError(.html, source: "http://h/feed.xml"))) == .end(.failed(FeedError(.html, source: "http://h/feed.xml").description)))
+    }
+}
