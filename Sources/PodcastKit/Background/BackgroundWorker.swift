@@ -8,7 +8,8 @@ import Glibc
 /// headers from `BatchHeaders`). A running batch takes the episodes queued after it started from
 /// every open batch queued with the same settings (`DownloadBatch.run(_:refill:)`), so a second request
 /// does not wait behind a long backlog while slots are free; a batch with other options runs next.
-/// After each run it settles finished batches (summary, `--on-complete`). When the queue is empty
+/// After each run it settles finished batches (summary, `--on-complete`). Updates queued by
+/// `update --background` run between batches, oldest first, each with its settings. When the queue is empty
 /// it lets go of the lock, looks at the queue once more (a launcher may have queued work just
 /// then, seeing the lock still held) and carries on if it can take the lock again.
 public struct BackgroundWorker {
@@ -21,12 +22,18 @@ public struct BackgroundWorker {
     let display: () -> (report: (DownloadUpdate) -> Void, close: () -> Void)
     /// One line summing up a run's results.
     let summary: ([DownloadResult], Duration) -> String
+    /// The log lines of one feed of an update.
+    let feedLines: (SubscriptionUpdate.FeedReport) -> [String]
+    /// One line summing up an update.
+    let updateSummary: (SubscriptionUpdate.Outcome, Duration) -> String
 
     /// Creates the worker of the home at `paths`.
     public init(
         paths: PodcastPaths, store: StateStore, completion: BatchCompletion, log: @escaping (String) -> Void,
         display: @escaping () -> (report: (DownloadUpdate) -> Void, close: () -> Void),
-        summary: @escaping ([DownloadResult], Duration) -> String
+        summary: @escaping ([DownloadResult], Duration) -> String,
+        feedLines: @escaping (SubscriptionUpdate.FeedReport) -> [String],
+        updateSummary: @escaping (SubscriptionUpdate.Outcome, Duration) -> String
     ) {
         self.paths = paths
         self.store = store
@@ -34,6 +41,8 @@ public struct BackgroundWorker {
         self.log = log
         self.display = display
         self.summary = summary
+        self.feedLines = feedLines
+        self.updateSummary = updateSummary
     }
 
     /// Runs until the queue is empty or `stop` is asked; returns at once when another worker holds
@@ -43,8 +52,14 @@ public struct BackgroundWorker {
         try WorkerLauncher.recordWorkerPID(paths: paths)
         log("worker \(getpid()) started")
         while true {
-            while !stop.isStopping, let work = try store.takeQueuedWork(for: .current) {
-                run(work, stop: stop)
+            while !stop.isStopping {
+                if let work = try store.takeQueuedWork(for: .current) {
+                    run(work, stop: stop)
+                } else if let request = try store.takeUpdateRequest() {
+                    run(request, stop: stop)
+                } else {
+                    break
+                }
                 completion.settle()
             }
             completion.settle()
@@ -90,6 +105,38 @@ public struct BackgroundWorker {
             // The records stay taken by this process: once it ends they show as interrupted, for `resume`.
             log("error: batch \(work.batch.id): \(error); run podcast resume to try again")
             stop.stop()
+        }
+    }
+
+    /// Runs one queued update: its feeds, its downloads, its keeps.
+    private func run(_ request: UpdateRequest, stop: RunStop) {
+        let headers = BatchHeaders(paths: paths)
+        defer {
+            if let file = request.settings.headersFile {
+                do { try headers.remove(file) } catch { log("warning: could not remove the headers of update \(request.id): \(error)") }
+            }
+        }
+        do {
+            let fields = try request.settings.headersFile.map { name throws(SystemError) in try headers.load(name) } ?? []
+            let settings = request.settings.settings(headers: fields, fallbackDirectory: paths.episodesDirectory)
+            let all = try store.subscriptions()
+            let chosen = request.subscriptions.map { ids in all.filter { ids.contains($0.id) } } ?? all
+            log("update \(request.id): fetching \(Plural.count(chosen.count, "feed"))")
+            let display = display()
+            let started = ContinuousClock.now
+            let outcome = try SubscriptionUpdate(store: store, paths: paths, settings: settings)
+                .run(chosen, refresh: request.refresh, stop: stop) { event in
+                    switch event {
+                    case .feed(let report): feedLines(report).forEach(log)
+                    case .download(let update): display.report(update)
+                    case .deleted(let path, let subscription): log("deleted \(path) (keep \(subscription.settings.keep ?? 0) of \(subscription.title))")
+                    case .warning(let message): log("warning: " + message)
+                    }
+                }
+            display.close()
+            log("update \(request.id): " + updateSummary(outcome, .now - started))
+        } catch {
+            log("error: update \(request.id): \(error); run podcast update to try again")
         }
     }
 

@@ -105,13 +105,14 @@ extension StateStore {
         }
     }
 
-    /// True when an open batch still has an episode waiting for a worker.
+    /// True when an open batch still has an episode waiting for a worker, or an update waits.
     public func hasQueuedWork() throws(StoreError) -> Bool {
         try read { () throws(SQLiteError) -> Bool in
             let query = try connection.prepare("""
                 SELECT 1 FROM batch_items AS items JOIN batches ON batches.id = items.batch JOIN downloads USING (feed, identity)
                 WHERE batches.finished_at IS NULL AND items.outcome IS NULL
                     AND downloads.state = 'queued' AND downloads.owner_pid IS NULL
+                UNION ALL SELECT 1 FROM update_requests
                 LIMIT 1
                 """)
             return try query.firstRow { _ throws(SQLiteError) in true } ?? false

@@ -345,6 +345,17 @@ extension StateStore {
                     PRIMARY KEY (subscription, identity)
                 ) STRICT;
                 CREATE INDEX subscription_episodes_new ON subscription_episodes (subscription) WHERE state = 'new';
+
+                -- `update --background`: updates waiting for the background worker, taken (deleted)
+                -- by it when it starts one. subscriptions: a JSON array of ids, NULL for all.
+                -- settings: the QueuedSettings the downloads use.
+                CREATE TABLE update_requests (
+                    id            INTEGER PRIMARY KEY,
+                    created_at    REAL    NOT NULL,
+                    subscriptions TEXT,
+                    refresh       INTEGER NOT NULL DEFAULT 0 CHECK (refresh = 0 OR refresh = 1),
+                    settings      TEXT    NOT NULL
+                ) STRICT;
                 """
         ),
     ]

@@ -32,11 +32,18 @@ struct Update: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors (for cron).")
     var quiet = false
 
+    @Flag(help: "Hand the whole update to the background worker and return at once; watch with `podcast status --watch`.")
+    var background = false
+
     @OptionGroup
     var transfer: TransferOptions
 
     @OptionGroup
     var output: OutputOptions
+
+    func validate() throws {
+        if background && check { throw ValidationError("--check lists what is new here and now; it cannot run in the background") }
+    }
 
     func run() throws {
         let context = try CommandContext.current()
@@ -48,6 +55,10 @@ struct Update: ParsableCommand {
             return
         }
         let chosen = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
+        if background {
+            return try BackgroundSubmission.submitUpdate(
+                of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, transfer: transfer, output: output, store: store, context: context)
+        }
         let update = SubscriptionUpdate(store: store, paths: context.paths, settings: transfer.settings(context: context))
         let stop = RunStop()
         Interruption.forward(to: { stop.stop() })

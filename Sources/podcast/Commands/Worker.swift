@@ -28,7 +28,9 @@ struct Worker: ParsableCommand {
                 let display = ProgressDisplay(console: context.console)
                 return ({ display.show($0) }, { display.close() })
             },
-            summary: { DownloadRendering(results: $0, elapsed: $1).summary })
+            summary: { DownloadRendering(results: $0, elapsed: $1).summary },
+            feedLines: UpdateRendering.lines(for:),
+            updateSummary: { UpdateRendering(outcome: $0, numbers: [], elapsed: $1).summary(check: false) })
         try worker.run(stop: stop)
     }
 }

@@ -1,38 +1,16 @@
 import ArgumentParser
 import PodcastKit
 
-/// `download --background` and `resume --background`: queue the episodes as one batch, make sure
-/// a worker will fetch them, say how to watch it, and return at once (no terminal display).
+/// `download --background`, `resume --background` and `update --background`: queue the work, make
+/// sure a worker will do it, say how to watch it, and return at once (no terminal display).
 enum BackgroundSubmission {
     static func submit(
         _ items: [DownloadItem], transfer: TransferOptions, background: BackgroundOptions, output: OutputOptions,
         store: StateStore, context: CommandContext
     ) throws {
-        // The headers' values go to a private file before the batch exists, so the worker never
-        // finds a batch without them; the store records only the file's name.
         let settings = transfer.settings(context: context)
-        let headers = BatchHeaders(paths: context.paths)
-        var headersFile: String?
-        if !settings.engine.http.headers.isEmpty {
-            do {
-                headersFile = try headers.save(settings.engine.http.headers.fields)
-            } catch {
-                context.console.message("error: cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
-                throw ExitCode(ExitStatus.operationFailed)
-            }
-        }
-        // Queued first, then the worker looked for: a worker that is just leaving checks the queue
-        // again after letting go of its lock, so this work cannot be stranded.
-        let queued: QueuedBatch
-        do {
-            queued = try store.enqueueBatch(items, settings: QueuedSettings(settings, headersFile: headersFile), onComplete: background.onComplete)
-        } catch {
-            if let headersFile {
-                do { try headers.remove(headersFile) } catch {
-                    context.console.message("warning: could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
-                }
-            }
-            throw error
+        let queued = try queue(settings, context: context) { settings throws in
+            try store.enqueueBatch(items, settings: settings, onComplete: background.onComplete)
         }
         BatchCompletion.settle(store: store, context: context)
         var worker: Int32?
@@ -63,5 +41,62 @@ enum BackgroundSubmission {
         context.console.message(
             "queued \(queued.queued) episodes\(settled) for the background worker\(owner) as batch \(queued.id); "
                 + "watch with: podcast status --watch; log: \(log)")
+    }
+
+    /// Queues an update of `subscriptions` (nil: all) for the worker.
+    static func submitUpdate(
+        of subscriptions: [Subscription]?, refresh: Bool, transfer: TransferOptions, output: OutputOptions,
+        store: StateStore, context: CommandContext
+    ) throws {
+        let id = try queue(transfer.settings(context: context), context: context) { settings throws in
+            try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: settings)
+        }
+        let worker: Int32?
+        do {
+            worker = try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
+        } catch {
+            context.console.message("error: cannot start the background worker: \(error); run podcast update in the foreground")
+            throw ExitCode(ExitStatus.operationFailed)
+        }
+        let log = context.paths.workerLog
+        if output.json {
+            context.console.print(JSONValue.object([
+                ("update", .int(id)), ("worker", .object([("pid", .int(worker.map(Int.init)))])), ("log", .string(log)),
+            ]).serialized(pretty: context.console.stdoutIsTerminal))
+        }
+        let count = subscriptions.map { Plural.count($0.count, "subscription") } ?? "every subscription"
+        context.console.message(
+            "queued an update of \(count) for the background worker\(worker.map { " (pid \($0))" } ?? ""); "
+                + "watch with: podcast status --watch; log: \(log)")
+    }
+
+    /// Queues work with `settings` through `enqueue`: the headers' values go to a private file
+    /// first, so the worker never finds the work without them, and the store records only the
+    /// file's name; the file goes again when the work cannot be queued.
+    private static func queue<Queued>(
+        _ settings: DownloadSettings, context: CommandContext, enqueue: (QueuedSettings) throws -> Queued
+    ) throws -> Queued {
+        let headers = BatchHeaders(paths: context.paths)
+        var headersFile: String?
+        if !settings.engine.http.headers.isEmpty {
+            do {
+                headersFile = try headers.save(settings.engine.http.headers.fields)
+            } catch {
+                context.console.message("error: cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
+                throw ExitCode(ExitStatus.operationFailed)
+            }
+        }
+        do {
+            // Queued first, then the worker looked for: a worker that is just leaving checks the
+            // queue again after letting go of its lock, so this work cannot be stranded.
+            return try enqueue(QueuedSettings(settings, headersFile: headersFile))
+        } catch {
+            if let headersFile {
+                do { try headers.remove(headersFile) } catch {
+                    context.console.message("warning: could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
+                }
+            }
+            throw error
+        }
     }
 }
