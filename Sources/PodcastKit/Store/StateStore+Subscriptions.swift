@@ -310,19 +310,21 @@ extension StateStore {
             return "it moved to \(URLRedaction.redacted(address)), which is also the subscription \"\(other.title)\"; "
                 + "unsubscribe one of the two"
         }
-        let statements = [
-            "DELETE FROM subscription_urls WHERE url = ?2",
-            "INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (?1, ?3)",
-            "UPDATE subscriptions SET url = ?2 WHERE id = ?3",
-            "UPDATE OR IGNORE downloads SET feed = ?2 WHERE feed = ?1",
-        ]
-        for sql in statements {
-            let statement = try connection.prepare(sql)
-            try statement.bind(subscription.url, at: 1)
-            try statement.bind(address, at: 2)
-            try statement.bind(subscription.id, at: 3)
-            try statement.run()
-        }
+        let dropAlias = try connection.prepare("DELETE FROM subscription_urls WHERE url = :new")
+        try dropAlias.bind(address, named: ":new")
+        try dropAlias.run()
+        let keepAlias = try connection.prepare("INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (:old, :id)")
+        try keepAlias.bind(subscription.url, named: ":old")
+        try keepAlias.bind(subscription.id, named: ":id")
+        try keepAlias.run()
+        let moveSubscription = try connection.prepare("UPDATE subscriptions SET url = :new WHERE id = :id")
+        try moveSubscription.bind(address, named: ":new")
+        try moveSubscription.bind(subscription.id, named: ":id")
+        try moveSubscription.run()
+        let moveDownloads = try connection.prepare("UPDATE OR IGNORE downloads SET feed = :new WHERE feed = :old")
+        try moveDownloads.bind(address, named: ":new")
+        try moveDownloads.bind(subscription.url, named: ":old")
+        try moveDownloads.run()
         return nil
     }
 

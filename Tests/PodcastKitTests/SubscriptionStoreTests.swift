@@ -1,0 +1,111 @@
+import Foundation
+@testable import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// The state store's side of subscriptions: the baseline and new episodes recorded with a
+/// fetch, moves that carry the downloads along, one subscription per podcast whatever address
+/// names it, and what `update` finds waiting.
+@Suite struct SubscriptionStoreTests {
+    private static func items(_ numbers: ClosedRange<Int>, url: (Int) -> String = { "http://h/\($0).mp3" }) -> [ListingItem] {
+        numbers.reversed().enumerated().map { index, number in
+            ListingItem(
+                number: index + 1, identity: "g\(number)", title: "Episode \(number)", enclosureURL: url(number),
+                published: Date(timeIntervalSince1970: 1_790_000_000 + Double(number) * 86_400), guid: "g\(number)")
+        }
+    }
+
+    private func store() throws -> (StateStore, TemporaryDirectory) {
+        let directory = try TemporaryDirectory(prefix: "subscriptions")
+        return (try StateStore(path: directory.path("state.sqlite")), directory)
+    }
+
+    @Test func theFirstFetchIsTheBaselineAndLaterOnesBringNews() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (subscription, status) = try store.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init(first: 2))
+        #expect(status == .added)
+        #expect(try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: Self.items(1...5))).new == 2)
+        let refreshed = try #require(try store.subscription(url: "http://h/feed.xml"))
+        #expect(refreshed.hasBaseline)
+        #expect(try store.pendingEpisodes(of: refreshed).map(\.identity) == ["g5", "g4"])
+
+        // The same episodes again, and two more: only those are new.
+        #expect(try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: Self.items(1...7))).new == 2)
+        #expect(try store.pendingEpisodes(of: refreshed).map(\.identity) == ["g7", "g6", "g5", "g4"])
+        try store.markEpisodesDone(["g7", "g5"], of: subscription.id)
+        #expect(try store.pendingEpisodes(of: refreshed).map(\.identity) == ["g6", "g4"])
+        #expect(try store.catchUp([subscription.id]) == 2)
+        #expect(try store.pendingEpisodes(of: refreshed).isEmpty)
+        let summary = try #require(try store.subscriptionSummaries().first)
+        #expect(summary.episodes == 7 && summary.new == 0)
+    }
+
+    @Test func aMoveCarriesTheDownloadsAndTheOldAddressStillNamesTheSubscription() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (subscription, _) = try store.subscribe(url: "http://old/feed.xml", title: "Show", htmlURL: nil, change: .init())
+        _ = try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: Self.items(1...3)))
+        var record = DownloadRecord(feed: "http://old/feed.xml", identity: "g3", podcastTitle: "Show", title: "Episode 3", url: "http://h/3.mp3", mediaType: nil, published: nil)
+        record.state = .downloaded
+        record.path = directory.path("3.mp3")
+        try store.saveDownload(record)
+
+        let triage = try store.recordRefresh(.init(id: subscription.id, address: "https://new/feed.xml", result: .moved, episodes: Self.items(1...3)))
+        #expect(triage.moveRefused == nil && triage.new == 0)
+        #expect(try store.subscription(url: "https://new/feed.xml")?.id == subscription.id)
+        #expect(try store.subscription(url: "http://old/feed.xml")?.url == "https://new/feed.xml")
+        #expect(try store.downloadRecord(EpisodeKey(feed: "https://new/feed.xml", identity: "g3"))?.state == .downloaded)
+        #expect(try store.downloadRecord(EpisodeKey(feed: "http://old/feed.xml", identity: "g3")) == nil)
+        // Subscribing to the old address again is the same subscription.
+        let (again, status) = try store.subscribe(url: "http://old/feed.xml", title: "Show", htmlURL: nil, change: .init(keep: .some(3)))
+        #expect(again.id == subscription.id && status == .changed && again.settings.keep == 3)
+        #expect(try store.subscriptions().count == 1)
+    }
+
+    @Test func aMoveOntoAnotherSubscriptionIsRefusedAndSaid() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (first, _) = try store.subscribe(url: "http://a/feed.xml", title: "A", htmlURL: nil, change: .init())
+        _ = try store.subscribe(url: "http://b/feed.xml", title: "B", htmlURL: nil, change: .init())
+        let triage = try store.recordRefresh(.init(id: first.id, address: "http://b/feed.xml", result: .moved))
+        #expect(triage.moveRefused?.contains("\"B\"") == true)
+        #expect(try store.subscriptions().map(\.url).sorted() == ["http://a/feed.xml", "http://b/feed.xml"])
+    }
+
+    @Test func episodesAlreadyDownloadedOrFailedForGoodAreNotPending() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (subscription, _) = try store.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init(first: 3))
+        _ = try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: Self.items(1...3)))
+        var downloaded = DownloadRecord(feed: subscription.url, identity: "g3", podcastTitle: "Show", title: "Episode 3", url: "http://h/3.mp3", mediaType: nil, published: nil)
+        downloaded.state = .downloaded
+        downloaded.path = directory.path("3.mp3")
+        var gone = DownloadRecord(feed: subscription.url, identity: "g2", podcastTitle: "Show", title: "Episode 2", url: "http://h/2.mp3", mediaType: nil, published: nil)
+        gone.state = .failed
+        gone.finalError = true
+        try store.saveDownload(downloaded)
+        try store.saveDownload(gone)
+        #expect(try store.pendingEpisodes(of: subscription).map(\.identity) == ["g1"])
+        // The failed one comes back when its address changes.
+        _ = try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated,
+                                          episodes: Self.items(1...3) { "http://h/\($0)-v2.mp3" }))
+        #expect(try store.pendingEpisodes(of: subscription).map(\.identity) == ["g2", "g1"])
+        #expect(try store.subscriptionSummaries().first?.new == 2)
+    }
+
+    @Test func ownFilesAreTheDownloadedRecordsOfTheFeedOnly() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (subscription, _) = try store.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init())
+        for (feed, identity) in [(subscription.url, "g1"), ("http://other/feed.xml", "g1")] {
+            var record = DownloadRecord(feed: feed, identity: identity, podcastTitle: "Show", title: "E", url: "http://h/1.mp3", mediaType: nil, published: nil)
+            record.state = .downloaded
+            record.path = directory.path(feed.contains("other") ? "other.mp3" : "mine.mp3")
+            try store.saveDownload(record)
+        }
+        #expect(try store.ownFiles(of: subscription).map(\.path) == [directory.path("mine.mp3")])
+        try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: "g1"))
+        #expect(try store.ownFiles(of: subscription).isEmpty)
+    }
+}
