@@ -1,0 +1,295 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// Reads `text` as the OPML file `subscriptions.opml` in /home/user.
+private func readOPML(_ text: String, documentURL: String = "file:///home/user/subscriptions.opml") throws(OPMLError) -> OPMLDocument {
+    try OPMLReader.read(Array(text.utf8), documentURL: documentURL, source: "subscriptions.opml")
+}
+
+/// The one-line message reading `text` fails with, or nil when it is read.
+private func failure(_ text: String) -> String? {
+    do {
+        _ = try readOPML(text)
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
+/// An OPML 2.0 document whose body is `body`.
+private func opml(_ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <opml version="2.0">
+    <head><title>Subscriptions</title></head>
+    <body>
+    \(body)
+    </body>
+    </opml>
+    """
+}
+
+@Suite struct OPMLReaderTests {
+    @Test func nestedCategoryOutlinesAreFlattenedInFileOrder() throws {
+        let document = try readOPML(opml("""
+            <outline text="News">
+              <outline text="World">
+                <outline type="rss" text="Deep" xmlUrl="https://example.com/deep.xml"/>
+              </outline>
+              <outline type="rss" text="Shallow" xmlUrl="https://example.com/shallow.xml"/>
+            </outline>
+            <outline type="rss" text="Top" xmlUrl="https://example.com/top.xml"/>
+            """))
+        #expect(document.outlines.map(\.feedURL) == [
+            "https://example.com/deep.xml", "https://example.com/shallow.xml", "https://example.com/top.xml",
+        ])
+    }
+
+    @Test func outlinesWithoutAFeedURLAreNotSubscriptions() throws {
+        let document = try readOPML(opml("""
+            <outline text="A category"/>
+            <outline type="rss" text="Empty" xmlUrl=""/>
+            <outline type="rss" text="Blank" xmlUrl="   "/>
+            <outline type="rss" text="Feed" xmlUrl="https://example.com/feed"/>
+            """))
+        #expect(document == OPMLDocument(outlines: [OPMLOutline(title: "Feed", feedURL: "https://example.com/feed")]))
+    }
+
+    @Test func anyOutlineTypeIsAcceptedWhenItHasAFeedURL() throws {
+        let document = try readOPML(opml("""
+            <outline text="none" xmlUrl="https://example.com/1"/>
+            <outline type="rss" text="rss" xmlUrl="https://example.com/2"/>
+            <outline type="RSS" text="RSS" xmlUrl="https://example.com/3"/>
+            <outline type="atom" text="atom" xmlUrl="https://example.com/4"/>
+            <outline type="link" text="link" xmlUrl="https://example.com/5"/>
+            <outline type="pie" text="pie" xmlUrl="https://example.com/6"/>
+            """))
+        #expect(document.outlines.map(\.title) == ["none", "rss", "RSS", "atom", "link", "pie"])
+    }
+
+    @Test func feedURLAttributeIsMatchedInAnyCase() throws {
+        let document = try readOPML(opml("""
+            <outline text="a" xmlUrl="https://example.com/a"/>
+            <outline text="b" xmlURL="https://example.com/b"/>
+            <outline text="c" xmlurl="https://example.com/c" HTMLURL="https://example.com/"/>
+            """))
+        #expect(document.outlines == [
+            OPMLOutline(title: "a", feedURL: "https://example.com/a"),
+            OPMLOutline(title: "b", feedURL: "https://example.com/b"),
+            OPMLOutline(title: "c", feedURL: "https://example.com/c", htmlURL: "https://example.com/"),
+        ])
+    }
+
+    @Test func titleComesFromTitleThenText() throws {
+        let document = try readOPML(opml("""
+            <outline title="The Title" text="The Text" xmlUrl="https://example.com/1"/>
+            <outline text="Only Text" xmlUrl="https://example.com/2"/>
+            <outline title=" " text="Text Under A Blank Title" xmlUrl="https://example.com/3"/>
+            <outline xmlUrl="https://example.com/4"/>
+            """))
+        #expect(document.outlines.map(\.title) == ["The Title", "Only Text", "Text Under A Blank Title", nil])
+    }
+
+    @Test func feedURLsAreTrimmed() throws {
+        let document = try readOPML(opml("<outline text=\"t\" xmlUrl=\"  https://example.com/feed\n\t\"/>"))
+        #expect(document.outlines.map(\.feedURL) == ["https://example.com/feed"])
+    }
+
+    @Test func referencesInAttributesAreDecoded() throws {
+        let document = try readOPML(opml("""
+            <outline text="Tom &amp; Jerry &lt;3 &quot;caf&#233;&quot; &#x263A; &amp;amp;" \
+            xmlUrl="https://example.com/feed?a=1&amp;b=2&#38;c=3"/>
+            """))
+        #expect(document.outlines == [
+            OPMLOutline(title: "Tom & Jerry <3 \"café\" ☺ &amp;", feedURL: "https://example.com/feed?a=1&b=2&c=3"),
+        ])
+    }
+
+    @Test func relativeFeedURLsResolveAgainstTheDocument() throws {
+        let document = try readOPML(
+            opml("""
+                <outline text="a" xmlUrl="feeds/a.xml" htmlUrl="/shows/a"/>
+                <outline text="b" xmlUrl="//cdn.example.org/b.xml"/>
+                """),
+            documentURL: "https://example.com/lists/subscriptions.opml")
+        #expect(document.outlines == [
+            OPMLOutline(title: "a", feedURL: "https://example.com/lists/feeds/a.xml", htmlURL: "https://example.com/shows/a"),
+            OPMLOutline(title: "b", feedURL: "https://cdn.example.org/b.xml"),
+        ])
+    }
+
+    @Test func relativeFeedURLsInALocalFileAreSkipped() throws {
+        let document = try readOPML(opml(#"<outline text="a" xmlUrl="feeds/a.xml"/>"#))
+        #expect(document.outlines.isEmpty)
+        #expect(document.skipped == ["file:///home/user/feeds/a.xml"])
+    }
+
+    @Test func feedsThatAreNotHTTPAreSkippedAndListed() throws {
+        let document = try readOPML(opml("""
+            <outline text="file" xmlUrl="file:///etc/passwd"/>
+            <outline text="script" xmlUrl="javascript:alert(1)"/>
+            <outline text="itpc" xmlUrl="itpc://example.com/feed"/>
+            <outline text="no host" xmlUrl="https:///feed"/>
+            <outline text="web" xmlUrl="HTTPS://Example.com/feed"/>
+            """))
+        #expect(document.outlines == [OPMLOutline(title: "web", feedURL: "HTTPS://Example.com/feed")])
+        #expect(document.skipped == ["file:///etc/passwd", "javascript:alert(1)", "itpc://example.com/feed", "https:///feed"])
+    }
+
+    @Test func aPageThatIsNotHTTPIsDropped() throws {
+        let document = try readOPML(opml(#"<outline text="a" xmlUrl="https://example.com/a" htmlUrl="javascript:alert(1)"/>"#))
+        #expect(document.outlines == [OPMLOutline(title: "a", feedURL: "https://example.com/a")])
+    }
+
+    @Test func duplicateFeedsAreKeptOnceFirstWinsAndCounted() throws {
+        let document = try readOPML(opml("""
+            <outline text="First" xmlUrl="https://example.com/feed"/>
+            <outline text="Other" xmlUrl="https://example.com/other"/>
+            <outline text="Second" xmlUrl=" https://example.com/feed "/>
+            <outline text="Category"><outline text="Third" xmlUrl="https://example.com/feed"/></outline>
+            """))
+        #expect(document.outlines.map(\.title) == ["First", "Other"])
+        #expect(document.duplicates == 2)
+    }
+
+    @Test func opml1WithADeclaredEncodingIsRead() throws {
+        // "Café" in ISO-8859-1: é is the single byte 0xE9.
+        let bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><opml version="1.0"><body><outline text="Caf"#.utf8)
+            + [0xE9] + Array(#"" xmlUrl="http://example.com/"/></body></opml>"#.utf8)
+        let document = try OPMLReader.read(bytes, documentURL: "file:///tmp/a.opml", source: "a.opml")
+        #expect(document.outlines == [OPMLOutline(title: "Café", feedURL: "http://example.com/")])
+    }
+
+    @Test func utf16FileWithAByteOrderMarkIsRead() throws {
+        let text = #"<?xml version="1.0" encoding="UTF-16"?><opml version="2.0"><body><outline text="日本" xmlUrl="https://example.jp/"/></body></opml>"#
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let document = try OPMLReader.read(bytes, documentURL: "file:///tmp/a.opml", source: "a.opml")
+        #expect(document.outlines == [OPMLOutline(title: "日本", feedURL: "https://example.jp/")])
+    }
+
+    @Test func aDefaultNamespaceDoesNotHideOutlines() throws {
+        let document = try readOPML(#"<opml version="2.0" xmlns="http://opml.org/spec2"><body><outline text="a" xmlUrl="https://example.com/a"/></body></opml>"#)
+        #expect(document.outlines.count == 1)
+    }
+}
+
+@Suite struct OPMLBrokenFileTests {
+    @Test func truncatedFileIsBrokenAtItsEnd() {
+        #expect(failure("<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n<body>\n<outline text=\"a\" xmlUrl=\"https://example.com/a\"/>\n")
+            == "OPML file subscriptions.opml: broken XML at line 5:1 (Premature end of data in tag body line 3); "
+            + "fix the file or export it again")
+    }
+
+    @Test func cutInsideATagIsBroken() {
+        #expect(failure("<opml version=\"2.0\">\n<body>\n<outline text=\"a\" xmlU")
+            == "OPML file subscriptions.opml: broken XML at line 3:23 (Specification mandates value for attribute xmlU); "
+            + "fix the file or export it again")
+    }
+
+    @Test func mismatchedTagsAreBrokenWhereTheyMeet() {
+        #expect(failure("<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n<body>\n<outline text=\"a\"/>\n</opml>\n")
+            == "OPML file subscriptions.opml: broken XML at line 5:8 (Opening and ending tag mismatch: body line 3 and opml); "
+            + "fix the file or export it again")
+    }
+
+    @Test func emptyFileIsBroken() {
+        #expect(failure("") == "OPML file subscriptions.opml: broken XML at line 1:1 (Document is empty); fix the file or export it again")
+    }
+
+    @Test func whiteSpaceOnlyFileIsBroken() {
+        #expect(failure("\n  \n")
+            == "OPML file subscriptions.opml: broken XML at line 3:1 (Start tag expected, '<' not found); fix the file or export it again")
+    }
+
+    @Test func textThatIsNotXMLIsBroken() {
+        #expect(failure(#"{"feeds": ["https://example.com/feed"]}"#)
+            == "OPML file subscriptions.opml: broken XML at line 1:1 (Start tag expected, '<' not found); fix the file or export it again")
+    }
+
+    @Test func aFeedIsNotOPML() {
+        #expect(failure("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>t</title></channel></rss>\n")
+            == "OPML file subscriptions.opml: the root element at line 2:19 is <rss>, not <opml>; "
+            + "export the subscriptions as OPML from your podcast app")
+    }
+
+    @Test func anUndeclaredEntityIsBroken() {
+        #expect(failure(opml(#"<outline text="caf&eacute;" xmlUrl="https://example.com/a"/>"#))
+            == "OPML file subscriptions.opml: broken XML at line 5:27 (Entity 'eacute' not defined); fix the file or export it again")
+    }
+
+    @Test func nestingDeeperThanLibxml2AllowsIsBroken() {
+        let deep = String(repeating: "<outline text=\"c\">", count: 300) + String(repeating: "</outline>", count: 300)
+        #expect(failure(opml(deep))?.contains("(Excessive depth in document: 256 use XML_PARSE_HUGE option)") == true)
+    }
+
+    @Test func aFileOverTheSizeLimitIsRefusedUnread() {
+        let bytes = [UInt8](repeating: UInt8(ascii: " "), count: OPMLReader.maxBytes + 1)
+        #expect(throws: OPMLError(.tooLarge(bytes: OPMLReader.maxBytes + 1), source: "big.opml")) {
+            try OPMLReader.read(bytes, documentURL: "file:///tmp/big.opml", source: "big.opml")
+        }
+    }
+
+    @Test func moreFeedsThanTheLimitAreRefused() throws {
+        let outline = { (index: Int) in "<outline text=\"\(index)\" xmlUrl=\"https://example.com/\(index)\"/>" }
+        let atLimit = (1...OPMLReader.maxOutlines).map(outline).joined(separator: "\n")
+        #expect(try readOPML(opml(atLimit)).outlines.count == OPMLReader.maxOutlines)
+        #expect(failure(opml(atLimit + outline(0)))
+            == "OPML file subscriptions.opml: lists more than 10000 feeds; split it into smaller files")
+    }
+}
+
+/// Entity declarations stop the parse: nothing is expanded, nothing is fetched.
+@Suite struct OPMLHostileFileTests {
+    @Test func billionLaughsIsRefused() {
+        let laughs = """
+            <?xml version="1.0"?>
+            <!DOCTYPE opml [
+              <!ENTITY lol "lol">
+              <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+              <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+              <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+            ]>
+            <opml version="2.0"><body><outline text="&lol4;" xmlUrl="https://example.com/feed"/></body></opml>
+            """
+        #expect(failure(laughs) == "OPML file subscriptions.opml: declares XML entities at line 3:21, "
+            + "which are refused for safety; export it again from your podcast app")
+    }
+
+    @Test func externalEntityIsRefused() {
+        let xxe = """
+            <?xml version="1.0"?>
+            <!DOCTYPE opml [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+            <opml version="2.0"><body><outline text="&secret;" xmlUrl="https://example.com/feed"/></body></opml>
+            """
+        #expect(failure(xxe) == "OPML file subscriptions.opml: declares XML entities at line 2:60, "
+            + "which are refused for safety; export it again from your podcast app")
+    }
+
+    @Test func externalDTDIsNotLoaded() throws {
+        // Were the DTD loaded, its entity declaration would be refused and the read would throw.
+        let directory = try TemporaryDirectory()
+        try Data(#"<!ENTITY who "loaded">"#.utf8).write(to: directory.url.appending(path: "list.dtd"))
+        let document = try readOPML("""
+            <?xml version="1.0"?>
+            <!DOCTYPE opml SYSTEM "\(directory.url.appending(path: "list.dtd").absoluteString)">
+            <opml version="2.0"><body><outline text="&who;" xmlUrl="https://example.com/feed"/></body></opml>
+            """)
+        #expect(document.outlines == [OPMLOutline(title: nil, feedURL: "https://example.com/feed")])
+    }
+
+    @Test(arguments: [
+        "hostile/defusedxml/xmlbomb.xml", "hostile/defusedxml/xmlbomb2.xml", "hostile/defusedxml/quadratic.xml",
+        "hostile/defusedxml/external.xml", "hostile/defusedxml/external_file.xml", "hostile/defusedxml/cyclic.xml",
+    ])
+    func defusedXMLAttackIsRefused(_ path: String) throws {
+        let bytes = [UInt8](try Fixtures.data(path))
+        #expect {
+            try OPMLReader.read(bytes, documentURL: "file:///tmp/attack.opml", source: "attack.opml")
+        } throws: { error in
+            guard let error = error as? OPMLError, case .declaresEntities = error.kind else { return false }
+            return true
+        }
+    }
+}
