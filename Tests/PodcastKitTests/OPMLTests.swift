@@ -293,3 +293,68 @@ private func opml(_ body: String) -> String {
         }
     }
 }
+
+@Suite struct OPMLWriterTests {
+    /// 2026-11-20 08:00:00 UTC, a Friday.
+    static let created = Date(timeIntervalSince1970: 1_795_161_600)
+
+    @Test func documentIsOPML2WithOneOutlineALine() {
+        let text = OPMLWriter.document(
+            title: "podcast subscriptions",
+            outlines: [
+                OPMLOutline(title: "Example Radio", feedURL: "https://example.com/feed.xml", htmlURL: "https://example.com/"),
+                OPMLOutline(title: "No Page", feedURL: "http://example.org/rss"),
+            ],
+            created: Self.created)
+        #expect(text == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0">
+              <head>
+                <title>podcast subscriptions</title>
+                <dateCreated>Fri, 20 Nov 2026 08:00:00 GMT</dateCreated>
+              </head>
+              <body>
+                <outline type="rss" text="Example Radio" title="Example Radio" xmlUrl="https://example.com/feed.xml" htmlUrl="https://example.com/"/>
+                <outline type="rss" text="No Page" title="No Page" xmlUrl="http://example.org/rss"/>
+              </body>
+            </opml>
+
+            """)
+    }
+
+    @Test func attributeValuesAreEscapedAndControlsRemoved() {
+        let text = OPMLWriter.document(
+            title: "Mine & <yours>",
+            outlines: [OPMLOutline(title: "\"Tom\" & <Jerry>\u{1}\u{7F}\u{85}\tcafé ☺ 日本", feedURL: "https://example.com/?a=1&b=\"2\"")],
+            created: Self.created)
+        #expect(text.contains("<title>Mine &amp; &lt;yours&gt;</title>"))
+        #expect(text.contains(#"text="&quot;Tom&quot; &amp; &lt;Jerry&gt; café ☺ 日本""#))
+        #expect(text.contains(#"xmlUrl="https://example.com/?a=1&amp;b=&quot;2&quot;""#))
+    }
+
+    @Test func untitledSubscriptionIsShownByItsFeedURL() {
+        let text = OPMLWriter.document(title: "t", outlines: [OPMLOutline(title: nil, feedURL: "https://example.com/feed")], created: Self.created)
+        #expect(text.contains(#"<outline type="rss" text="https://example.com/feed" xmlUrl="https://example.com/feed"/>"#))
+    }
+
+    @Test func datesAreRFC822InGMT() {
+        let epoch = OPMLWriter.document(title: "t", outlines: [], created: Date(timeIntervalSince1970: 0))
+        #expect(epoch.contains("<dateCreated>Thu, 01 Jan 1970 00:00:00 GMT</dateCreated>"))
+        let before = OPMLWriter.document(title: "t", outlines: [], created: Date(timeIntervalSince1970: -1))
+        #expect(before.contains("<dateCreated>Wed, 31 Dec 1969 23:59:59 GMT</dateCreated>"))
+        let leap = OPMLWriter.document(title: "t", outlines: [], created: Date(timeIntervalSince1970: 951_782_400))
+        #expect(leap.contains("<dateCreated>Tue, 29 Feb 2000 00:00:00 GMT</dateCreated>"))
+    }
+
+    @Test func writtenDocumentReadsBackToTheSameOutlines() throws {
+        let outlines = [
+            OPMLOutline(title: "Example Radio", feedURL: "https://example.com/feed.xml", htmlURL: "https://example.com/"),
+            OPMLOutline(title: "\"Quotes\" & <angles> 'apostrophes'", feedURL: "https://example.com/q?a=1&b=2"),
+            OPMLOutline(title: "Café Científico — 日本語 ☺", feedURL: "http://example.org/cafe", htmlURL: "http://example.org/"),
+            OPMLOutline(title: "https://example.net/untitled", feedURL: "https://example.net/untitled"),
+        ]
+        let text = OPMLWriter.document(title: "Round & trip", outlines: outlines, created: Self.created)
+        let document = try OPMLReader.read(Array(text.utf8), documentURL: "file:///tmp/export.opml", source: "export.opml")
+        #expect(document == OPMLDocument(outlines: outlines))
+    }
+}
