@@ -358,3 +358,97 @@ private func opml(_ body: String) -> String {
         #expect(document == OPMLDocument(outlines: outlines))
     }
 }
+
+/// Real OPML files from other projects' test suites (Tests/Fixtures/opml, provenance in
+/// ORIGINS.tsv) and our own stand-ins for gPodder's and AntennaPod's exports (own/opml).
+@Suite struct OPMLFixtureTests {
+    /// What reading a fixture gives: how many feeds (and some of them), or where it is broken.
+    enum Expectation: Sendable {
+        case outlines(Int, skipped: Int = 0, duplicates: Int = 0, including: [OPMLOutline] = [])
+        case broken(String)
+    }
+
+    static let expectations: [String: Expectation] = [
+        "opml/podcast-archiver/feeds.opml": .outlines(23, including: [
+            OPMLOutline(title: "Alternativlos", feedURL: "http://alternativlos.org/alternativlos.rss", htmlURL: "http://www.alternativlos.org/"),
+            OPMLOutline(
+                title: "Sanft & Sorgfältig | radioeins", feedURL: "http://www.radioeins.de/archiv/podcast/zwei_alte_hasen.feed.podcast.xml",
+                htmlURL: "http://www.radioeins.de/archiv/podcast/zwei_alte_hasen.html"),
+            OPMLOutline(
+                title: "ZDF - \"Die Anstalt\"", feedURL: "http://www.zdf.de/ZDFmediathek/podcast/2085930?view=podcast",
+                htmlURL: "http://www.zdf.de/ZDFmediathek/podcast/2085930?view=podcast"),
+        ]),
+        "opml/podcast-archiver/opml_downcast_valid.xml": .outlines(1, including: [
+            OPMLOutline(title: "Lautsprecher", feedURL: "https://feeds.metaebene.me/lautsprecher/m4a"),
+        ]),
+        "opml/podcast-archiver/opml_pocketcasts_valid.xml": .outlines(1, including: [
+            OPMLOutline(title: "Lautsprecher", feedURL: "https://feeds.metaebene.me/lautsprecher/m4a"),
+        ]),
+        "opml/listparser/outline_xmlUrl-miscapitalized.xml": .outlines(1, including: [
+            OPMLOutline(title: "feedname", feedURL: "http://domain/feed"),
+        ]),
+        "opml/listparser/outline_type-pie.xml": .outlines(1, including: [OPMLOutline(title: "feedname", feedURL: "http://domain.com/feed")]),
+        "opml/listparser/outline_type-link.xml": .outlines(1, including: [OPMLOutline(title: "feedname", feedURL: "http://domain.com/feed")]),
+        "opml/listparser/outline-duplication-1.xml": .outlines(1, duplicates: 1),
+        "opml/listparser/outline_title-text_empty.xml": .outlines(1, including: [OPMLOutline(title: "feedname", feedURL: "http://domain.com/feed")]),
+        "opml/listparser/opml_version-1.xml": .outlines(0),
+        "opml/listparser/categories/hier-4-mixed.xml": .outlines(1, including: [OPMLOutline(title: "feedname", feedURL: "http://domain/feed")]),
+        "opml/listparser/categories/hier-5-title.xml": .outlines(1, including: [OPMLOutline(title: "feedname", feedURL: "http://domain/feed")]),
+        "opml/listparser/opportunities/opml-htmlUrl.xml": .outlines(0),
+        "opml/listparser/malformed/end-element-unexpected.xml":
+            .broken("broken XML at line 13:14 (Opening and ending tag mismatch: body line 9 and unexpected)"),
+        "opml/listparser/malformed/html-entity-attribute.xml": .broken("broken XML at line 11:46 (Entity 'aelig' not defined)"),
+        "opml/node-opmlparser/outline.opml": .outlines(0),
+        "opml/node-opmlparser/malformed.opml": .broken("broken XML at line 1:1 (Start tag expected, '<' not found)"),
+        "opml/holllo-opml/valid_opml_with_everything.opml": .outlines(0, skipped: 2),
+        "opml/holllo-opml/youtube.opml": .outlines(2, including: [
+            OPMLOutline(title: "A YouTube Channel", feedURL: "https://www.youtube.com/feeds/videos.xml?channel_id=abcdefghijklmnopqrstuvwxyz1"),
+        ]),
+        "own/opml/gpodder-subscriptions.opml": .outlines(4, including: [
+            OPMLOutline(title: "Café Científico", feedURL: "http://example.org/cafe/feed.rss"),
+            OPMLOutline(title: "\"Quoted\" <Show>", feedURL: "https://podcasts.example.net/quoted?format=rss&size=all"),
+            OPMLOutline(title: "日本語のポッドキャスト", feedURL: "https://example.jp/podcast/rss"),
+        ]),
+        "own/opml/antennapod-subscriptions.opml": .outlines(3, skipped: 1, including: [
+            OPMLOutline(title: "An Atom Show", feedURL: "https://example.org/atom-show/feed.atom", htmlURL: "https://example.org/atom-show/"),
+            OPMLOutline(title: "Members Only", feedURL: "https://user:secret@private.example.com/feed?token=abc&format=mp3"),
+        ]),
+    ]
+
+    /// Every file under the OPML fixture folders, relative to the fixtures folder.
+    static let files: [String] = ["opml", "own/opml"].flatMap { folder in
+        let root = Fixtures.directory.appending(path: folder)
+        let found = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath } ?? []
+        return found.map { String($0.path.dropFirst(Fixtures.directory.path.count + 1)) }
+    }.sorted()
+
+    /// A count guard: a fixture added, moved or lost fails here instead of going unchecked.
+    @Test func everyFixtureIsFoundAndExpected() {
+        #expect(Self.files.count == 20)
+        #expect(Set(Self.files) == Set(Self.expectations.keys))
+    }
+
+    @Test(arguments: files)
+    func fixtureReadsAsExpected(_ path: String) throws {
+        let expectation = try #require(Self.expectations[path], "no expectation for \(path)")
+        let bytes = [UInt8](try Fixtures.data(path))
+        let name = String(path.split(separator: "/").last ?? "")
+        let outcome = Result { () throws(OPMLError) in
+            try OPMLReader.read(bytes, documentURL: Fixtures.directory.appending(path: path).absoluteString, source: name)
+        }
+        switch (expectation, outcome) {
+        case (.outlines(let count, let skipped, let duplicates, let including), .success(let document)):
+            #expect(document.outlines.count == count)
+            #expect(document.skipped.count == skipped)
+            #expect(document.duplicates == duplicates)
+            for outline in including {
+                #expect(document.outlines.contains(outline), "\(outline) missing from \(document.outlines)")
+            }
+        case (.broken(let message), .failure(let error)):
+            #expect(error.description == "OPML file \(name): \(message); fix the file or export it again")
+        default:
+            Issue.record("\(path): expected \(expectation), got \(outcome)")
+        }
+    }
+}
