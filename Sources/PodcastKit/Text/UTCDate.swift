@@ -42,7 +42,7 @@ public enum UTCDate {
     }
 
     /// Year, month, day and seconds into the day of `date` in UTC (proleptic Gregorian calendar).
-    private static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, seconds: Int) {
+    static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, seconds: Int) {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let seconds = total - days * 86_400
@@ -59,7 +59,7 @@ public enum UTCDate {
         return (year, month, day, seconds)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

@@ -1,0 +1,38 @@
+/// Reads the subscriptions of an OPML file, as podcast apps export them: OPML 1.0 or 2.0, any
+/// `<outline>` with an `xmlUrl` (any `type`, at any depth: category outlines are flattened).
+///
+/// Relative feed URLs resolve against the file's own URL; those that are not http(s) then are
+/// skipped, and a feed listed twice is kept once (the first): both are reported, not thrown,
+/// so one odd line does not cost a user the rest of the list. Broken XML, on the other hand,
+/// throws: guessing at a damaged list could subscribe to half of it.
+public enum OPMLReader {
+    /// The largest file read: an OPML list of 10,000 podcasts is about 3 MiB.
+    public static let maxBytes = 16 * 1024 * 1024
+    /// The most feeds a file may list.
+    public static let maxOutlines = 10_000
+
+    /// The subscriptions listed in the OPML file `bytes`, read from `documentURL` (its
+    /// `file:///…` URL, against which relative feed URLs resolve) and named `source` in errors.
+    public static func read(_ bytes: [UInt8], documentURL: String, source: String) throws(OPMLError) -> OPMLDocument {
+        guard bytes.count <= maxBytes else { throw OPMLError(.tooLarge(bytes: bytes.count), source: source) }
+        let entries = try OPMLParser.entries(in: bytes, source: source)
+        let resolver = URLResolver(documentURL: documentURL)
+        var document = OPMLDocument(outlines: [])
+        var seen = Set<String>()
+        for entry in entries {
+            guard let feedURL = resolver.resolve(entry.feedURL) else { continue }
+            guard URLOrigin(feedURL) != nil else {
+                document.skipped.append(feedURL)
+                continue
+            }
+            guard seen.insert(feedURL).inserted else {
+                document.duplicates += 1
+                continue
+            }
+            let title = [entry.title, entry.text].lazy.compactMap { $0 }.first { !$0.isEmpty }
+            let htmlURL = entry.htmlURL.flatMap(resolver.resolve).flatMap { URLOrigin($0) != nil ? $0 : nil }
+            document.outlines.append(OPMLOutline(title: title, feedURL: feedURL, htmlURL: htmlURL))
+        }
+        return document
+    }
+}
