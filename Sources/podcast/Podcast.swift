@@ -19,7 +19,8 @@ struct Podcast: ParsableCommand {
         version: podcastVersion,
         subcommands: [
             Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self,
-            Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Worker.self,
+            Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Import.self, Export.self,
+            Worker.self,
         ]
     )
 

@@ -1,0 +1,24 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import PodcastKit
+
+/// `podcast export`: the subscriptions as OPML 2.0, for another podcast app or a backup.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the subscriptions as OPML 2.0 on stdout (gPodder, AntennaPod and others import it).",
+        discussion: """
+            Examples:
+              podcast export > subscriptions.opml
+            """
+    )
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let subscriptions = try context.openStore().subscriptions()
+        let outlines = subscriptions.map { OPMLOutline(title: $0.title, feedURL: $0.url, htmlURL: $0.htmlURL) }
+        Console.write(OPMLWriter.document(title: "podcast subscriptions", outlines: outlines, created: Date()), to: STDOUT_FILENO)
+        if subscriptions.isEmpty { context.console.note("there are no subscriptions; the document lists none") }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import FoundationEssentials
+import PodcastKit
+
+/// `podcast import <file.opml>`: subscribe to every feed an OPML file lists, without fetching them.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Subscribe to every feed of an OPML file (as podcast apps export them).",
+        discussion: """
+            Every outline with an xmlUrl is a feed, at any depth of the file (categories are \
+            flattened). Nothing is fetched now: the first podcast update sets each feed's baseline, \
+            of which it downloads the newest --first (default 1). Feeds already subscribed are \
+            counted, not added twice; the settings options apply to every feed of the file.
+
+            Examples:
+              podcast import antennapod-backup.opml
+              podcast import subscriptions.opml --first 0 --keep 10
+            """
+    )
+
+    @Argument(help: "The OPML file.")
+    var file: String
+
+    @OptionGroup
+    var settings: SubscriptionOptions
+
+    @OptionGroup
+    var output: OutputOptions
+
+    func run() throws {
+        let context = try CommandContext.current()
+        let path = TransferOptions.absolute(file, environment: context.environment)
+        var bytes: [UInt8] = []
+        do {
+            try FileIO.read(path) { piece in
+                bytes.append(contentsOf: piece)
+                return bytes.count <= OPMLReader.maxBytes
+            }
+        } catch {
+            throw UsageError("cannot read the OPML file \(file): \(error.reason); check the path")
+        }
+        let document = try OPMLReader.read(bytes, documentURL: URL(filePath: path).absoluteString, source: file)
+        let store = try context.openStore()
+        let change = settings.change(environment: context.environment)
+        var rows: [SubscribeRendering.Row] = []
+        for outline in document.outlines {
+            let (subscription, status) = try store.subscribe(
+                url: outline.feedURL, title: outline.title ?? outline.feedURL, htmlURL: outline.htmlURL, change: change)
+            rows.append(SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: .init(status), episodes: 0, new: 0))
+        }
+        let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions())
+        if output.json { rendering.report(json: true, console: context.console) }
+        for skipped in document.skipped {
+            context.console.warning("\(file): \(URLRedaction.redacted(skipped)) is not an http(s) feed address; skipped")
+        }
+        if document.duplicates > 0 {
+            context.console.note("\(file) lists \(Plural.count(document.duplicates, "feed")) more than once; each is subscribed once")
+        }
+        let count = { (status: SubscribeRendering.Row.Status) in rows.count { $0.status == status } }
+        context.console.message(
+            "imported \(file): \(count(.added)) added, \(count(.exists)) already subscribed, \(count(.changed)) changed; "
+                + (count(.added) > 0 ? "podcast update fetches them" : "nothing new"))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// `podcast import` and `podcast export` through the built binary: a round trip between two
+/// homes keeps every subscription, a real app's export is read, a broken file gets one line.
+@Suite struct OPMLCommandTests {
+    private func subscriptions(_ podcast: PodcastBinary) async throws -> [[String: Any]] {
+        let listed = try await podcast.run(["subscriptions", "--json"])
+        #expect(listed.status == 0, "subscriptions: \(listed.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+        return document?["subscriptions"] as? [[String: Any]] ?? []
+    }
+
+    @Test func exportThenImportIntoAFreshHomeKeepsEverySubscription() async throws {
+        let server = try LoopbackServer()
+        for (index, title) in ["Zeta Show", "Ünïcode & Friends — 音", "Alpha \"Quoted\" <Show>"].enumerated() {
+            server.setRoute("/\(index).xml", .fixed(body: Data("<rss><channel><title>\(title.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;"))</title><link>http://example.com/\(index)</link></channel></rss>".utf8)))
+        }
+        let source = try PodcastBinary()
+        let subscribed = try await source.run(["subscribe"] + (0..<3).map { server.url("/\($0).xml") })
+        #expect(subscribed.status == 0, "subscribe: \(subscribed.stderr)")
+        let exported = try await source.run(["export"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">"))
+
+        let target = try PodcastBinary()
+        let file = target.home.path("subscriptions.opml")
+        try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try await target.run(["import", file, "--first", "0", "--json"])
+        #expect(imported.status == 0, "import: \(imported.stderr)")
+        #expect(imported.stderr.contains("3 added, 0 already subscribed"))
+        #expect(server.requests.count == 3, "import fetched feeds: \(server.requests.map(\.path))")
+
+        let before = try await subscriptions(source).map { [$0["title"] as? String, $0["url"] as? String, $0["html_url"] as? String] }
+        let after = try await subscriptions(target).map { [$0["title"] as? String, $0["url"] as? String, $0["html_url"] as? String] }
+        #expect(after == before)
+        #expect(try await subscriptions(target).allSatisfy { $0["first"] as? Int == 0 })
+
+        // Once more: nothing doubles.
+        let again = try await target.run(["import", file])
+        #expect(again.stderr.contains("0 added, 3 already subscribed"))
+        #expect(try await subscriptions(target).count == 3)
+    }
+
+    @Test func anotherAppsExportIsReadWithItsNestedOutlines() async throws {
+        let podcast = try PodcastBinary()
+        let file = Fixtures.directory.appending(path: "opml/podcast-archiver/feeds.opml").path
+        let imported = try await podcast.run(["import", file])
+        #expect(imported.status == 0, "import: \(imported.stderr)")
+        #expect(try await subscriptions(podcast).count == 23)
+    }
+
+    @Test func aBrokenFileIsOneLineWithItsPlace() async throws {
+        let podcast = try PodcastBinary()
+        let file = Fixtures.directory.appending(path: "opml/listparser/malformed/end-element-unexpected.xml").path
+        let imported = try await podcast.run(["import", file])
+        #expect(imported.status == 1)
+        #expect(imported.stderrLines.count == 1)
+        #expect(imported.stderr.contains("broken XML at line 13:14"), "import: \(imported.stderr)")
+        let missing = try await podcast.run(["import", podcast.home.path("nowhere.opml")])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("cannot read the OPML file"))
+        #expect(try await subscriptions(podcast).isEmpty)
+    }
+}
