@@ -144,6 +144,11 @@ struct FeedRefresh {
         return finish()
     }
 
+    /// Lets go of the pages read, once the feed's end was recorded.
+    mutating func releasePages() {
+        result = nil
+    }
+
     // MARK: Steps
 
     /// The URL of the page being fetched: the next page of what was read, or the feed itself.

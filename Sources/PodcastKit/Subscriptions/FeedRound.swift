@@ -39,9 +39,9 @@ struct FeedRound {
     }
 
     /// Fetches every feed of `refreshes` to its end; `refresh` skips the conditional GET.
-    /// `ended` is told of each feed as it ends (on this thread). `stop` ends the round early:
+    /// `ended` is given each feed as it ends (on this thread), to record: the round keeps nothing of it. `stop` ends the round early:
     /// the fetches still running end as cancelled failures.
-    func run(_ refreshes: [FeedRefresh], refresh: Bool, stop: RunStop, ended: (Outcome) -> Void) throws -> [Outcome] {
+    func run(_ refreshes: [FeedRefresh], refresh: Bool, stop: RunStop, ended: (Outcome) -> Void) throws {
         try FileIO.makeDirectory(cacheDirectory)
         let queue = EventQueue<TransferEvent>()
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0) }
@@ -52,7 +52,6 @@ struct FeedRound {
         }
 
         var machines = refreshes
-        var outcomes: [Outcome?] = Array(repeating: nil, count: refreshes.count)
         var cacheEntries: [FeedCacheEntry?] = Array(repeating: nil, count: refreshes.count)
         var fetches: [Int: Fetch] = [:]
         var nextID = 0
@@ -88,10 +87,10 @@ struct FeedRound {
                     if !file.hasSuffix(".xml") { unlink(file) }
                     action = machines[index].parsed(outcome)
                 case .end(let ending):
-                    let outcome = Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index])
-                    outcomes[index] = outcome
                     open -= 1
-                    ended(outcome)
+                    ended(Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index]))
+                    // Recorded: hundreds of feeds' episodes must not all be held until the round ends.
+                    machines[index].releasePages()
                     return
                 }
             }
@@ -132,7 +131,6 @@ struct FeedRound {
                 }
             }
         }
-        return outcomes.compactMap { $0 }
     }
 
     /// The cache entry for `url` whose body is still on disk: only then is a 304 worth asking for.

@@ -79,7 +79,7 @@ public struct SubscriptionUpdate {
             cache: store, cacheDirectory: paths.home + "/feeds")
         let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, lastDigest: digests[$0.id]) }
         var recordFailure: Error?
-        _ = try round.run(refreshes, refresh: refresh, stop: stop) { ended in
+        try round.run(refreshes, refresh: refresh, stop: stop) { ended in
             guard recordFailure == nil else { return }
             do {
                 let feed = try record(ended)
