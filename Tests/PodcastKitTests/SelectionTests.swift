@@ -11,12 +11,14 @@ import Testing
         (["ALL"], Array(1...10)),
         (["9", "1-2,2", "4"], [1, 2, 4, 9]),
         (["7-7"], [7]),
+        (["8-"], [8, 9, 10]),
+        (["1-", "3"], Array(1...10)),
     ])
     func wordsSelectNumbers(words: [String], numbers: [Int]) throws {
         #expect(try Selection(words).numbers(inListingOf: 10) == numbers)
     }
 
-    @Test(arguments: ["0", "-3", "5-2", "x", "1-", "3.5", "", "1,,2", "1-2-3"])
+    @Test(arguments: ["0", "-3", "5-2", "x", "0-", "-", "3.5", "", "1,,2", "1-2-3", "news"])
     func nonsenseIsBadUsageNamingThePart(word: String) {
         #expect(throws: UsageError.self) { try Selection([word]) }
     }
@@ -42,6 +44,42 @@ import Testing
             #expect(items.map(\.number) == expected)
             #expect(items.map(\.entry.identity) == expected.map { "ep-\($0)" })
             #expect(items.allSatisfy { $0.podcastTitle == "Show" })
+        }
+    }
+
+    @Test func newSelectsTheNewOnesAndMixesWithNumbers() throws {
+        let new: Set<Int> = [2, 5, 7]
+        #expect(try Selection(["new"]).numbers(inListingOf: 10, isNew: new.contains) == [2, 5, 7])
+        #expect(try Selection(["NEW,1"]).numbers(inListingOf: 10, isNew: new.contains) == [1, 2, 5, 7])
+        #expect(try Selection(["new"]).numbers(inListingOf: 10, isNew: { _ in false }).isEmpty)
+    }
+
+    @Test func anOpenRangeBeyondTheListingIsNamed() {
+        #expect(throws: UsageError("number 11 is not in the last listing (1–10); run podcast episodes again to see it")) {
+            try Selection(["11-"]).numbers(inListingOf: 10)
+        }
+    }
+
+    @Test func filtersNarrowByDateTitleAndNewest() throws {
+        let items = (1...6).map { day in
+            ListingItem(number: 7 - day, identity: "e\(day)", title: day % 2 == 0 ? "Interview \(day)" : "News \(day)",
+                        published: SelectionFilter.date("2026-11-0\(day)", start: true).map { $0.addingTimeInterval(3600) })
+        }.reversed().map { $0 }
+        let dated = SelectionFilter(since: SelectionFilter.date("2026-11-02", start: true), until: SelectionFilter.date("2026-11-04", start: false))
+        #expect(try dated.apply(items).map(\.identity) == ["e4", "e3", "e2"])
+        #expect(try SelectionFilter(match: "^interview").apply(items).map(\.identity) == ["e6", "e4", "e2"])
+        #expect(try SelectionFilter(match: "interview", latest: 2).apply(items).map(\.identity) == ["e6", "e4"])
+        #expect(try SelectionFilter(latest: 1).apply(items + [ListingItem(number: 9, identity: "undated", title: "x")]).map(\.identity) == ["e6"])
+        #expect(throws: UsageError.self) { try SelectionFilter(match: "(").apply(items) }
+    }
+
+    @Test func datesAreUTCDaysOrInstants() {
+        #expect(SelectionFilter.date("2026-11-20", start: true) == Date(timeIntervalSince1970: 1_795_132_800))
+        #expect(SelectionFilter.date("2026-11-20", start: false) == Date(timeIntervalSince1970: 1_795_132_800 + 86_399))
+        #expect(SelectionFilter.date("2026-11-20T08:30", start: true) == Date(timeIntervalSince1970: 1_795_132_800 + 8 * 3600 + 1800))
+        #expect(SelectionFilter.date("2026-11-20 08:30:15", start: false) == Date(timeIntervalSince1970: 1_795_132_800 + 8 * 3600 + 1815))
+        for nonsense in ["2026-13-01", "20-11-2026", "2026-11-20T25:00", "yesterday", "2026-11-20T08", ""] {
+            #expect(SelectionFilter.date(nonsense, start: true) == nil, "\(nonsense)")
         }
     }
 

@@ -174,8 +174,9 @@ import Testing
             record.speed = 12.5
             record.integrity = Integrity(type: "sri", value: "sha256-abc")
             try StateStore(path: path).saveDownload(record)
-            // Run the last migration (the rebuild) again over the stored record.
-            try StateStore(path: path).connection.execute("PRAGMA user_version = \(StateStore.currentSchemaVersion - 1)")
+            // Run the rebuild again over the stored record.
+            let rebuild = try #require(StateStore.migrations.first { $0.summary.contains("state check") })
+            try StateStore(path: path).connection.execute(rebuild.sql)
 
             let reopened = try StateStore(path: path)
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
