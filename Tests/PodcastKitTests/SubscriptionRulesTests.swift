@@ -87,23 +87,30 @@ import Testing
     }
 
     @Test func notModifiedEndsUnchangedWithoutAParse() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init(digest: "d1", etag: "\"e1\""))
         #expect(refresh.begin(refresh: false) == .fetch(url: "http://h/feed.xml", conditional: true))
         #expect(refresh.answered(.init(status: 304)) == .end(.unchanged))
         #expect(refresh.moves.isEmpty)
     }
 
+    @Test func theConditionalGETUsesTheValidatorsOfTheLastRecordedAnswer() {
+        #expect(FeedRefresh(subscription: 1, url: "http://h/f", last: .init()).begin(refresh: false) == .fetch(url: "http://h/f", conditional: false))
+        let last = FeedRefresh.LastAnswer(digest: "d", etag: "\"e\"", lastModified: "Tue, 10 Nov 2026 08:00:00 GMT")
+        #expect(FeedRefresh(subscription: 1, url: "http://h/f", last: last).begin(refresh: false) == .fetch(url: "http://h/f", conditional: true))
+        #expect(last.conditions == ["If-None-Match: \"e\"", "If-Modified-Since: Tue, 10 Nov 2026 08:00:00 GMT"])
+    }
+
     @Test func theSameBytesAgainEndUnchangedWithoutAParse() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init(digest: "d1", etag: "\"e1\""))
         #expect(refresh.begin(refresh: true) == .fetch(url: "http://h/feed.xml", conditional: false))
         #expect(refresh.answered(.init(status: 200, digest: "d1")) == .end(.unchanged))
-        var changed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: "d1")
+        var changed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init(digest: "d1", etag: "\"e1\""))
         #expect(changed.answered(.init(status: 200, digest: "d2")) == .parse(url: "http://h/feed.xml"))
         #expect(changed.digest == "d2")
     }
 
     @Test func aPermanentRedirectMovesTheFeed() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", lastDigest: nil)
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", last: .init())
         #expect(refresh.answered(.init(status: 200, permanentTarget: "http://h/new.xml", digest: "d")) == .parse(url: "http://h/new.xml"))
         #expect(refresh.address == "http://h/new.xml")
         #expect(refresh.moves == [.init(from: "http://h/old.xml", to: "http://h/new.xml", cause: .permanentRedirect)])
@@ -112,7 +119,7 @@ import Testing
     }
 
     @Test func aNewFeedURLIsReadFromThereOnce() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", lastDigest: nil)
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/old.xml", last: .init())
         _ = refresh.answered(.init(status: 200, digest: "d"))
         #expect(refresh.parsed(.success(Self.page(newFeedURL: "https://n/feed.xml"))) == .fetch(url: "https://n/feed.xml", conditional: false))
         #expect(refresh.address == "https://n/feed.xml")
@@ -124,7 +131,7 @@ import Testing
     }
 
     @Test func pagesAreReadToTheEndOncePerAddress() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         _ = refresh.answered(.init(status: 200, digest: "d"))
         #expect(refresh.parsed(.success(Self.page([Self.episode("b", day: 2)], next: "http://h/p2"))) == .fetch(url: "http://h/p2", conditional: false))
         #expect(refresh.answered(.init(status: 200)) == .parse(url: "http://h/p2"))
@@ -135,7 +142,7 @@ import Testing
     }
 
     @Test func aBrokenLaterPageKeepsWhatWasRead() {
-        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         _ = refresh.answered(.init(status: 200, digest: "d"))
         _ = refresh.parsed(.success(Self.page([Self.episode("b", day: 2)], next: "http://h/p2")))
         let failure = FailedTransfer(id: 2, kind: .http(.status(500, url: "http://h/p2", retryAfter: nil)), url: "http://h/p2")
@@ -145,13 +152,13 @@ import Testing
     }
 
     @Test func goneAndFailuresEndTheFeed() {
-        var gone = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        var gone = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         #expect(gone.failed(FailedTransfer(id: 1, kind: .http(.status(410, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml")) == .end(.gone))
-        var failed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        var failed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         let end = failed.failed(FailedTransfer(id: 1, kind: .http(.status(500, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml"))
         guard case .end(.failed(let reason)) = end else { Issue.record("not a failure: \(end)"); return }
         #expect(reason.contains("500"))
-        var broken = FeedRefresh(subscription: 1, url: "http://h/feed.xml", lastDigest: nil)
+        var broken = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         _ = broken.answered(.init(status: 200, digest: "d"))
         #expect(broken.parsed(.failure(FeedError(.html, source: "http://h/feed.xml"))) == .end(.failed(FeedError(.html, source: "http://h/feed.xml").description)))
     }

@@ -318,7 +318,12 @@ extension StateStore {
                         last_result = 'updated' OR last_result = 'unchanged' OR last_result = 'moved'
                         OR last_result = 'gone' OR last_result = 'failed'),
                     last_error    TEXT,
-                    body_digest   TEXT               -- SHA-256 of the first page last parsed
+                    -- What the update last recorded was answered with: the body's SHA-256 and the
+                    -- validators of the conditional GET. Kept here, not only in feed_cache, which
+                    -- `podcast episodes` also writes: its fetch must not make update miss news.
+                    body_digest   TEXT,
+                    etag          TEXT,
+                    last_modified TEXT
                 ) STRICT;
 
                 CREATE TABLE subscription_urls (

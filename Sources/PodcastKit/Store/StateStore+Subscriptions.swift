@@ -106,13 +106,17 @@ extension StateStore {
         }
     }
 
-    /// The digest of each subscription's first page as last parsed, by id.
-    public func subscriptionDigests() throws(StoreError) -> [Int: String] {
+    /// What each subscription's last recorded fetch was answered with, by id: the digest of the
+    /// first page and its validators, for the next update's conditional GET.
+    func lastAnswers() throws(StoreError) -> [Int: FeedRefresh.LastAnswer] {
         try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT id, body_digest FROM subscriptions WHERE body_digest IS NOT NULL")
-            var digests: [Int: String] = [:]
-            while try query.step() { digests[try query.int(at: 0)] = try query.string(at: 1) }
-            return digests
+            let query = try connection.prepare("SELECT id, body_digest, etag, last_modified FROM subscriptions")
+            var answers: [Int: FeedRefresh.LastAnswer] = [:]
+            while try query.step() {
+                answers[try query.int(at: 0)] = FeedRefresh.LastAnswer(
+                    digest: query.optionalString(at: 1), etag: query.optionalString(at: 2), lastModified: query.optionalString(at: 3))
+            }
+            return answers
         }
     }
 
@@ -219,7 +223,9 @@ extension StateStore {
             let update = try connection.prepare("""
                 UPDATE subscriptions SET last_update = :now, last_result = :result, last_error = :error,
                     title = COALESCE(:title, title), html_url = COALESCE(:html, html_url),
-                    body_digest = COALESCE(:digest, body_digest), gone = :gone
+                    body_digest = COALESCE(:digest, body_digest), gone = :gone,
+                    etag = CASE WHEN :answered THEN :etag ELSE etag END,
+                    last_modified = CASE WHEN :answered THEN :last_modified ELSE last_modified END
                 WHERE id = :id
                 """)
             try update.bind(Date().timeIntervalSince1970, named: ":now")
@@ -229,6 +235,9 @@ extension StateStore {
             try update.bind(refresh.htmlURL, named: ":html")
             try update.bind(refresh.digest, named: ":digest")
             try update.bind(refresh.result == .gone ? 1 : 0, named: ":gone")
+            try update.bind(refresh.cacheEntry == nil ? 0 : 1, named: ":answered")
+            try update.bind(refresh.cacheEntry?.etag, named: ":etag")
+            try update.bind(refresh.cacheEntry?.lastModified, named: ":last_modified")
             try update.bind(refresh.id, named: ":id")
             try update.run()
             if let entry = refresh.cacheEntry { try upsertFeedCacheEntry(entry) }

@@ -48,12 +48,26 @@ struct FeedRefresh {
         case failed(String)
     }
 
+    /// What the subscription's last recorded fetch was answered with.
+    struct LastAnswer: Sendable, Equatable {
+        /// The first page's SHA-256: the same bytes need no parsing.
+        var digest: String?
+        /// Its validators, for a conditional GET.
+        var etag: String?
+        var lastModified: String?
+
+        /// The headers of a conditional GET with these validators (none when there are none).
+        var conditions: [String] {
+            [etag.map { "If-None-Match: \($0)" }, lastModified.map { "If-Modified-Since: \($0)" }].compactMap { $0 }
+        }
+    }
+
     /// The subscription it is for.
     let subscription: Int
     /// Where the subscription says the feed lives.
     let requested: String
-    /// The digest of the first page as last parsed: the same bytes need no parsing.
-    let lastDigest: String?
+    /// What its last recorded fetch was answered with.
+    let last: LastAnswer
     /// Where the feed lives now (the requested address, or where it moved).
     private(set) var address: String
     /// How it moved on the way.
@@ -69,20 +83,20 @@ struct FeedRefresh {
     /// The most pages read of one paged feed, as `FeedFetcher` reads them.
     static let maxPages = FeedFetcher.maxPages
 
-    /// A refresh of subscription `subscription` at `url`, whose first page last parsed had `lastDigest`.
-    init(subscription: Int, url: String, lastDigest: String?) {
+    /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered with `last`.
+    init(subscription: Int, url: String, last: LastAnswer = LastAnswer()) {
         self.subscription = subscription
         requested = url
-        self.lastDigest = lastDigest
+        self.last = last
         address = url
         visited = [url]
     }
 
     // MARK: Events
 
-    /// The first request: conditional unless `refresh` asks for the whole feed.
+    /// The first request: conditional (when there are validators) unless `refresh` asks for the whole feed.
     func begin(refresh: Bool) -> Action {
-        .fetch(url: requested, conditional: !refresh)
+        .fetch(url: requested, conditional: !refresh && !last.conditions.isEmpty)
     }
 
     /// The server answered the last request.
@@ -96,7 +110,7 @@ struct FeedRefresh {
         if answer.status == 304 { return .end(.unchanged) }
         digest = answer.digest
         // A server that ignores validators sends the same bytes again: they were read last time.
-        if !followedNewFeedURL, let digest, digest == lastDigest { return .end(.unchanged) }
+        if !followedNewFeedURL, let digest, digest == last.digest { return .end(.unchanged) }
         return .parse(url: address)
     }
 

@@ -6,7 +6,8 @@ import Glibc
 /// page that arrives whole replaces the feed's cached body; what changed is parsed on the calling
 /// thread while the engine goes on fetching the others.
 ///
-/// The validators and digest of each answer are returned, not stored: `SubscriptionUpdate` writes
+/// The conditional GET uses the validators of the answer whose episodes the subscription last
+/// recorded; the new validators and digest are returned, not stored: `SubscriptionUpdate` writes
 /// them with the episodes they revealed, in one transaction, so a crash between the two can never
 /// leave a feed that answers 304 to episodes nobody looked at.
 struct FeedRound {
@@ -22,8 +23,6 @@ struct FeedRound {
 
     /// The engine's settings: concurrency, identity, timeouts.
     let settings: TransferEngine.Settings
-    /// The validators of earlier answers (conditional GET).
-    let cache: any FeedCache
     /// Where bodies of first pages are kept (the feed cache shared with `podcast episodes`).
     let cacheDirectory: String
 
@@ -70,8 +69,8 @@ struct FeedRound {
                     var request = TransferRequest(
                         id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false,
                         maxSize: Int64(FeedFetcher.maxPageBytes))
-                    if conditional, let cached = cachedEntry(for: url) {
-                        request.headers = [cached.etag.map { "If-None-Match: \($0)" }, cached.lastModified.map { "If-Modified-Since: \($0)" }].compactMap { $0 }
+                    if conditional {
+                        request.headers = machines[index].last.conditions
                         request.acceptsNotModified = true
                     }
                     engine.start(request)
@@ -131,13 +130,6 @@ struct FeedRound {
                 }
             }
         }
-    }
-
-    /// The cache entry for `url` whose body is still on disk: only then is a 304 worth asking for.
-    private func cachedEntry(for url: String) -> FeedCacheEntry? {
-        guard let entry = try? cache.feedCacheEntry(url: url) ?? nil,
-            access(cacheDirectory + "/" + entry.bodyFile, R_OK) == 0 else { return nil }
-        return entry
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {

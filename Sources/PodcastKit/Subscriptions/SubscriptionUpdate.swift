@@ -71,13 +71,13 @@ public struct SubscriptionUpdate {
                 + "unsubscribe it, or subscribe to its new address"))
         }
         let due = subscriptions.filter { !$0.isGone }
-        let digests = try store.subscriptionDigests()
+        let answers = try store.lastAnswers()
         let round = FeedRound(
             settings: TransferEngine.Settings(
                 concurrency: FeedRound.concurrency, connectionsPerHost: settings.engine.connectionsPerHost,
                 http: settings.engine.http, maxEpisodeSize: Int64(FeedFetcher.maxPageBytes)),
-            cache: store, cacheDirectory: paths.home + "/feeds")
-        let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, lastDigest: digests[$0.id]) }
+            cacheDirectory: paths.home + "/feeds")
+        let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init()) }
         var recordFailure: Error?
         try round.run(refreshes, refresh: refresh, stop: stop) { ended in
             guard recordFailure == nil else { return }
