@@ -81,16 +81,7 @@ struct Update: ParsableCommand {
             for line in rendering.pendingLines { context.console.print(line) }
         }
         if !quiet { context.console.message(rendering.summary(check: check)) }
-        switch outcome.stop {
-        case .interrupted:
-            context.console.message("interrupted: unfinished episodes are paused with their data kept; run podcast update (or resume) to continue")
-            throw ExitCode(ExitStatus.interrupted)
-        case .storageFull(let reason):
-            context.console.message("error: stopped every download: \(reason); free some space, then run podcast update again")
-            throw ExitCode(ExitStatus.operationFailed)
-        case nil:
-            if !rendering.succeeded { throw ExitCode(ExitStatus.operationFailed) }
-        }
+        try DownloadSession.end(outcome.stop, succeeded: rendering.succeeded, again: "podcast update", console: context.console)
     }
 
     /// One event of the update: feed lines and warnings (errors even with -q), the downloads'

@@ -13,15 +13,7 @@ enum BackgroundSubmission {
             try store.enqueueBatch(items, settings: settings, onComplete: background.onComplete)
         }
         BatchCompletion.settle(store: store, context: context)
-        var worker: Int32?
-        if queued.queued > 0 {
-            do {
-                worker = try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
-            } catch {
-                context.console.message("error: cannot start the background worker: \(error); the episodes stay queued: run podcast resume")
-                throw ExitCode(ExitStatus.operationFailed)
-            }
-        }
+        let worker = queued.queued > 0 ? try startWorker(context: context, otherwise: "the episodes stay queued: run podcast resume") : nil
         let log = context.paths.workerLog
         if output.json {
             context.console.print(JSONValue.object([
@@ -51,13 +43,7 @@ enum BackgroundSubmission {
         let id = try queue(transfer.settings(context: context), context: context) { settings throws in
             try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: settings)
         }
-        let worker: Int32?
-        do {
-            worker = try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
-        } catch {
-            context.console.message("error: cannot start the background worker: \(error); run podcast update in the foreground")
-            throw ExitCode(ExitStatus.operationFailed)
-        }
+        let worker = try startWorker(context: context, otherwise: "run podcast update in the foreground")
         let log = context.paths.workerLog
         if output.json {
             context.console.print(JSONValue.object([
@@ -68,6 +54,17 @@ enum BackgroundSubmission {
         context.console.message(
             "queued an update of \(count) for the background worker\(worker.map { " (pid \($0))" } ?? ""); "
                 + "watch with: podcast status --watch; log: \(log)")
+    }
+
+    /// The worker's pid (nil: one is starting), started if none runs; a worker that cannot start
+    /// is an error that says `otherwise`, what to do instead.
+    private static func startWorker(context: CommandContext, otherwise: String) throws -> Int32? {
+        do {
+            return try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
+        } catch {
+            context.console.message("error: cannot start the background worker: \(error); \(otherwise)")
+            throw ExitCode(ExitStatus.operationFailed)
+        }
     }
 
     /// Queues work with `settings` through `enqueue`: the headers' values go to a private file

@@ -21,19 +21,23 @@ enum DownloadSession {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         }
         context.console.message(rendering.summary)
-        switch outcome.stop {
+        try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: "podcast resume", console: context.console)
+    }
+
+    /// Exits as the contract says after a run of downloads that stopped with `stop` (nil: every
+    /// episode ended on its own): 130 for Ctrl-C, 1 for a full disk or when not everything asked
+    /// for `succeeded` (a failed, paused or cancelled episode is not downloaded). `again` is the
+    /// command that continues the run.
+    static func end(_ stop: BatchOutcome.Stop?, succeeded: Bool, again: String, console: Console) throws {
+        switch stop {
         case .interrupted:
-            context.console.message("interrupted: unfinished episodes are paused with their data kept; run podcast resume to continue")
+            console.message("interrupted: unfinished episodes are paused with their data kept; run \(again) to continue")
             throw ExitCode(ExitStatus.interrupted)
         case .storageFull(let reason):
-            context.console.message("error: stopped every download: \(reason); free some space, then run podcast resume")
+            console.message("error: stopped every download: \(reason); free some space, then run \(again)")
             throw ExitCode(ExitStatus.operationFailed)
         case nil:
-            // Everything asked for succeeded, or the exit says it did not: a failed, paused or
-            // cancelled episode is not downloaded.
-            if !outcome.results.allSatisfy(\.succeeded) {
-                throw ExitCode(ExitStatus.operationFailed)
-            }
+            if !succeeded { throw ExitCode(ExitStatus.operationFailed) }
         }
     }
 }
