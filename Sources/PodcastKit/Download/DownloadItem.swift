@@ -66,9 +66,10 @@ public struct DownloadItem: Sendable, Equatable {
     /// The episode this is.
     public var key: EpisodeKey { EpisodeKey(feed: feed, identity: entry.identity) }
 
-    /// How messages name the episode: `episode 3 (Title)`, or `"Title"` without a number.
+    /// How messages name the episode: `episode 3 (Title)`, or `"Title" of Podcast` without a
+    /// number (an update's episodes come from many podcasts).
     public var label: String {
-        number.map { "episode \($0) (\(entry.title))" } ?? "\"\(entry.title)\""
+        number.map { "episode \($0) (\(entry.title))" } ?? "\"\(entry.title)\" of \(podcastTitle)"
     }
 
     /// The items `numbers` of `listing`, in the order given.

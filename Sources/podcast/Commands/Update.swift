@@ -95,7 +95,7 @@ struct Update: ParsableCommand {
         case .download(let update):
             if let display { return display.show(update) }
             if case .finished(let result) = update, !result.succeeded, result.state != .paused {
-                console.message("error: \(result.item.podcastTitle): \(result.item.label): \(result.error ?? "failed")")
+                console.message("error: \(result.item.label): \(result.error ?? "failed")")
             }
         case .deleted(let path, let subscription):
             if !quiet { display?.say("deleted \(path) (keep \(subscription.settings.keep ?? 0) of \(subscription.title))") }
