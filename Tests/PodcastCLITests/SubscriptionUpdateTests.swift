@@ -192,12 +192,12 @@ import Testing
         #expect(show.filesOnDisk(in: podcast) == show.fileNames(2))
     }
 
-    @Test(.disabled("bug: recording a move fails with SQLite error 25 (column index out of range): StateStore.move binds ?3 to statements with fewer parameters"))
+    @Test
     func aFeedMovedBy301KeepsItsDownloadsAndTakesTheNewAddress() async throws {
         try await aMovedFeedKeepsItsDownloadsAndTakesTheNewAddress(.permanentRedirect, note: "redirects permanently")
     }
 
-    @Test(.disabled("bug: recording a move fails with SQLite error 25 (column index out of range): StateStore.move binds ?3 to statements with fewer parameters"))
+    @Test
     func aFeedNamingItsNewFeedURLKeepsItsDownloadsAndTakesTheNewAddress() async throws {
         try await aMovedFeedKeepsItsDownloadsAndTakesTheNewAddress(.newFeedURL, note: "itunes:new-feed-url")
     }

@@ -78,7 +78,8 @@ import Testing
         #expect(SelectionFilter.date("2026-11-20", start: false) == Date(timeIntervalSince1970: 1_795_132_800 + 86_399))
         #expect(SelectionFilter.date("2026-11-20T08:30", start: true) == Date(timeIntervalSince1970: 1_795_132_800 + 8 * 3600 + 1800))
         #expect(SelectionFilter.date("2026-11-20 08:30:15", start: false) == Date(timeIntervalSince1970: 1_795_132_800 + 8 * 3600 + 1815))
-        for nonsense in ["2026-13-01", "20-11-2026", "2026-11-20T25:00", "yesterday", "2026-11-20T08", ""] {
+        #expect(SelectionFilter.date("2028-02-29", start: true) != nil)
+        for nonsense in ["2026-13-01", "2026-11-31", "2026-02-29", "2100-02-29", "20-11-2026", "2026-11-20T25:00", "yesterday", "2026-11-20T08", ""] {
             #expect(SelectionFilter.date(nonsense, start: true) == nil, "\(nonsense)")
         }
     }

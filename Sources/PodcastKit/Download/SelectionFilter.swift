@@ -41,6 +41,15 @@ public struct SelectionFilter: Sendable {
         return kept
     }
 
+    /// The days of `month` in `year` (Gregorian): 2026-02-30 is a mistake, not 2026-03-02.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// `pattern` compiled, ignoring case; a bad one is a usage error naming it.
     public static func regex(_ pattern: String) throws(UsageError) -> Regex<AnyRegexOutput> {
         do {
@@ -61,7 +70,7 @@ public struct SelectionFilter: Sendable {
         }
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            (1...12).contains(month), (1...31).contains(day)
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = start ? 0 : 86_399
         if bytes.count > 10 {

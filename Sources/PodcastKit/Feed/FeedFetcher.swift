@@ -18,6 +18,9 @@ public struct FeedFetcher {
         public var notModified: Bool
         /// How many pages were read.
         public var pages: Int
+        /// The first page's validators, when it was fetched whole or answered 304 (for the
+        /// conditional GET of a subscription's first update).
+        public var validators: FeedCacheEntry?
     }
 
     /// The most pages read of one paged feed.
@@ -82,7 +85,9 @@ public struct FeedFetcher {
                 result.warnings.append("feed \(address) lists \(duplicates) episodes on more than one page; each is shown once")
             }
         }
-        return Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)
+        var fetched = Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)
+        fetched.validators = first.validators
+        return fetched
     }
 
     /// Reads a feed from a file on this machine.
@@ -112,6 +117,7 @@ public struct FeedFetcher {
         var result: FeedParser.Result
         var permanentTarget: String?
         var notModified: Bool
+        var validators: FeedCacheEntry?
     }
 
     private func fetchPage(_ url: String, conditional: Bool) throws(FeedError) -> Page {
@@ -147,7 +153,7 @@ public struct FeedFetcher {
         if response.status == 304, let cached {
             // The stored answer, read again as if it had just arrived from `url`.
             let result = try Self.parse(file: cacheDirectory + "/" + cached.bodyFile, url: url, source: url)
-            return Page(result: result, permanentTarget: permanentTarget, notModified: true)
+            return Page(result: result, permanentTarget: permanentTarget, notModified: true, validators: cached)
         }
         guard (200...299).contains(response.status) else {
             throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
@@ -158,12 +164,14 @@ public struct FeedFetcher {
             result.warnings.append("feed \(URLRedaction.redacted(url)) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
         }
         // Only a whole answer is worth a conditional GET next time.
+        var validators: FeedCacheEntry?
         if !response.stoppedByConsumer, let writer, (try? writer.commit()) != nil {
-            try? cache.saveFeedCacheEntry(FeedCacheEntry(
+            validators = FeedCacheEntry(
                 url: url, etag: response.header("etag"), lastModified: response.header("last-modified"),
-                bodyFile: bodyFile, fetchedAt: Date()))
+                bodyFile: bodyFile, fetchedAt: Date())
+            try? validators.map(cache.saveFeedCacheEntry)
         }
-        return Page(result: result, permanentTarget: permanentTarget, notModified: false)
+        return Page(result: result, permanentTarget: permanentTarget, notModified: false, validators: validators)
     }
 
     /// The `charset` parameter of a Content-Type, without quotes, if any.

@@ -67,9 +67,10 @@ struct Subscribe: ParsableCommand {
         let (subscription, status) = try store.subscribe(url: fetched.url, title: feed.title, htmlURL: feed.link, change: change)
         var new = 0
         if !subscription.hasBaseline {
+            // With the answer's validators, the first update can be a conditional GET.
             let record = SubscriptionRefreshRecord(
                 id: subscription.id, address: subscription.url, result: .updated, title: feed.title, htmlURL: feed.link,
-                episodes: Listing(feed: feed, url: subscription.url).items)
+                cacheEntry: fetched.validators, episodes: Listing(feed: feed, url: subscription.url).items)
             new = try store.recordRefresh(record).new
         }
         return SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: .init(status), episodes: feed.episodes.count, new: new)

@@ -93,6 +93,8 @@ struct Update: ParsableCommand {
                 display?.say(line) ?? console.message(line)
             }
         case .download(let update):
+            // Off a terminal (cron mail), a line per finished episode is enough: none per start.
+            if case .started = update, !console.stderrIsTerminal { return }
             if let display { return display.show(update) }
             if case .finished(let result) = update, !result.succeeded, result.state != .paused {
                 console.message("error: \(result.item.label): \(result.error ?? "failed")")
