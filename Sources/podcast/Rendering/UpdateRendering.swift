@@ -34,7 +34,10 @@ struct UpdateRendering {
     func summary(check: Bool) -> String {
         let feeds = outcome.feeds
         let count = { (result: Subscription.Result) in feeds.count { $0.result == result } }
-        var parts = ["\(feeds.count { $0.new > 0 }) with new episodes", "\(count(.unchanged)) unchanged"]
+        // New in this fetch, or waiting from before (a baseline's newest, a --check, a failed try).
+        let waiting = Set(outcome.pending.map(\.subscription.id))
+        let withNews = feeds.count { $0.new > 0 || waiting.contains($0.subscription.id) }
+        var parts = ["\(withNews) with new episodes", "\(count(.unchanged)) unchanged"]
         for result in [Subscription.Result.moved, .gone, .failed] where count(result) > 0 {
             parts.append("\(count(result)) \(result.rawValue)")
         }
