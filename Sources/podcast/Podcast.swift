@@ -10,13 +10,13 @@ struct Podcast: ParsableCommand {
         commandName: "podcast",
         abstract: "Find podcasts, list their episodes and download them.",
         discussion: """
-            State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast);
-            episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise.
+            State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast); \
+            episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise. \
             PODCAST_ITUNES_URL points searches at another iTunes-compatible server.
 
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,
-        version: podcastVersion,
+        version: "podcast \(podcastVersion)",
         subcommands: [Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self, Worker.self]
     )
 
@@ -29,6 +29,7 @@ struct Podcast: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let arguments = CommandLine.arguments
         do {
+            if let unknown = CommandSuggestion.unknownCommand(in: Array(arguments.dropFirst())) { throw unknown }
             var command = try parseAsRoot(Array(arguments.dropFirst()))
             try command.run()
             Glibc.exit(0)

@@ -268,9 +268,4 @@ import Testing
         #expect(result.stdout.contains("--json"))
     }
 
-    @Test func versionIsPrinted() async throws {
-        let result = try await PodcastBinary().run(["--version"])
-        #expect(result.status == 0)
-        #expect(result.stdout == podcastVersion + "\n")
-    }
 }

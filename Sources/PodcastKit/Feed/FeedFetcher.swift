@@ -59,8 +59,8 @@ public struct FeedFetcher {
         var pages = 1
         while let page = next, HTTPClient.isHTTP(page), visited.insert(page).inserted {
             guard pages < Self.maxPages, result.feed.episodes.count < FeedBuilder.maxItems else {
-                result.warnings.append("feed \(address) has more pages than podcast reads (\(pages) pages, "
-                    + "\(result.feed.episodes.count) episodes); the rest were not read")
+                result.warnings.append("feed \(address) has more pages than podcast reads (\(Plural.count(pages, "page")), "
+                    + "\(Plural.count(result.feed.episodes.count, "episode"))); the rest were not read")
                 break
             }
             let fetched: FeedParser.Result
@@ -79,7 +79,7 @@ public struct FeedFetcher {
         if pages > 1 {
             let duplicates = FeedParser.orderNewestFirst(&result.feed.episodes)
             if duplicates > 0 {
-                result.warnings.append("feed \(address) lists \(duplicates) episodes on more than one page; each is shown once")
+                result.warnings.append("feed \(address) lists \(Plural.count(duplicates, "episode")) on more than one page; each is shown once")
             }
         }
         return Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)

@@ -47,7 +47,7 @@ struct Episodes: ParsableCommand {
                 http: HTTPClient(settings: context.configuration.httpSettings), cache: store,
                 cacheDirectory: context.paths.home + "/feeds"),
             store: store)
-        let fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
+        let fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
         let records = try store.downloadRecords(feed: fetched.url)
         // Stored beside the output, on a second core, through a store of its own (or after it,

@@ -9,7 +9,7 @@ struct Search: ParsableCommand {
         commandName: "search",
         abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",
         discussion: """
-            The results are numbered; `podcast episodes N` lists the episodes of result N until the
+            The results are numbered; `podcast episodes N` lists the episodes of result N until the \
             next search. With --media music, `podcast download N` downloads song N's preview.
 
             Examples:

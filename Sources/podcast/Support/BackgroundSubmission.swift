@@ -56,12 +56,12 @@ enum BackgroundSubmission {
         }
         let settled = queued.settled > 0 ? " (\(queued.settled) already done or without media)" : ""
         guard queued.queued > 0 else {
-            context.console.message("nothing to download in the background: all \(queued.settled) episodes are already done or have no media")
+            context.console.message("nothing to download in the background: " + (queued.settled == 1 ? "the episode is" : "all \(queued.settled) episodes are") + " already done or without media")
             return
         }
         let owner = worker.map { " (pid \($0))" } ?? ""
         context.console.message(
-            "queued \(queued.queued) episodes\(settled) for the background worker\(owner) as batch \(queued.id); "
+            "queued \(Plural.count(queued.queued, "episode"))\(settled) for the background worker\(owner) as batch \(queued.id); "
                 + "watch with: podcast status --watch; log: \(log)")
     }
 }

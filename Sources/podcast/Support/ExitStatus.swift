@@ -28,6 +28,13 @@ enum ExitStatus {
         }
     }
 
+    /// `message; advice`, or `message. See advice` when the message already ends a sentence
+    /// (argument-parser's "Did you mean '--limit'?"), so no line reads `?;` or `.;`.
+    static func joined(_ message: String, _ advice: String) -> String {
+        guard let last = message.last, ".?!".contains(last) else { return message + "; " + advice }
+        return (last == "." ? String(message.dropLast()) + "." : message) + " " + advice.prefix(1).uppercased() + advice.dropFirst()
+    }
+
     private static func fail(_ message: String, code: Int32) -> Int32 {
         Console.write("error: \(message.singleLine())\n", to: STDERR_FILENO)
         return code
@@ -48,6 +55,6 @@ enum ExitStatus {
             Podcast.configuration.subcommands.contains { $0._commandName == name }
         }
         let help = subcommand.map { "podcast \($0) --help" } ?? "podcast --help"
-        return fail("\(Podcast.message(for: error)); see '\(help)'", code: usage)
+        return fail(joined(Podcast.message(for: error), "see '\(help)'"), code: usage)
     }
 }

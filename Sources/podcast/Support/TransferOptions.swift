@@ -17,7 +17,7 @@ struct TransferOptions: ParsableArguments {
     @Option(help: "Stop an episode whose file grows past this size, with k, M or G (500M, 16G; default 16G).")
     var maxSize: String?
 
-    @Option(help: "A transfer slower than 1 KiB/s for this many seconds has stalled; it continues from where it stopped.")
+    @Option(help: "A transfer slower than 1 KiB/s for this many seconds has stalled; it continues from where it stopped (default 60).")
     var stallTimeout: Int?
 
     @Option(help: "Attempts in a row without progress before an episode fails (default 6).")
@@ -41,6 +41,9 @@ struct TransferOptions: ParsableArguments {
     var allowInsecureRedirects = false
 
     func validate() throws {
+        if let episodesDir, episodesDir.trimmingWhitespace().isEmpty {
+            throw ValidationError("--episodes-dir is empty; give a folder such as ~/Podcasts, or leave the option out for the default")
+        }
         if let concurrency, !(1...16).contains(concurrency) {
             throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)")
         }
@@ -93,13 +96,18 @@ struct TransferOptions: ParsableArguments {
         return Self.absolute(directory, environment: context.environment)
     }
 
-    /// `path` with `~` expanded and made absolute, so records name files that every later run,
-    /// from any directory, can find.
+    /// `path` with `~` expanded, made absolute and without `.` and `..` parts, so records name
+    /// files that every later run, from any directory, can find, and messages show them plainly.
     static func absolute(_ path: String, environment: [String: String]) -> String {
         var expanded = path
         if expanded == "~" || expanded.hasPrefix("~/") {
             expanded = (environment["HOME"] ?? "") + expanded.dropFirst()
         }
-        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+        if !expanded.hasPrefix("/") { expanded = FileManager.default.currentDirectoryPath + "/" + expanded }
+        var parts: [Substring] = []
+        for part in expanded.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }
