@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import Glibc
 import PodcastKit
 
@@ -17,7 +18,10 @@ struct Podcast: ParsableCommand {
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,
         version: "podcast \(podcastVersion)",
-        subcommands: [Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self, Worker.self]
+        subcommands: [
+            Search.self, Episodes.self, Download.self, Resume.self, Status.self, History.self, Pause.self, Cancel.self, Config.self,
+            Worker.self,
+        ]
     )
 
     /// Parses and runs the command, and exits with the contract's code.
@@ -27,14 +31,18 @@ struct Podcast: ParsableCommand {
         // A file-size limit (ulimit -f) must fail a write with EFBIG, which stops the downloads
         // cleanly, instead of killing the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
+        Console.guardStandardDescriptors()
         let arguments = CommandLine.arguments
         do {
             if let unknown = CommandSuggestion.unknownCommand(in: Array(arguments.dropFirst())) { throw unknown }
             var command = try parseAsRoot(Array(arguments.dropFirst()))
+            if let configured = command as? any OutputConfigured {
+                OutputStyle.apply(configured.output, environment: ProcessInfo.processInfo.environment)
+            }
             try command.run()
-            Glibc.exit(0)
+            Glibc.exit(ExitStatus.outputChecked(0))
         } catch {
-            Glibc.exit(ExitStatus.report(error, arguments: arguments))
+            Glibc.exit(ExitStatus.outputChecked(ExitStatus.report(error, arguments: arguments)))
         }
     }
 }

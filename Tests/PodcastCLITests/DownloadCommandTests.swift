@@ -161,7 +161,7 @@ import Testing
         let podcast = try PodcastBinary()
         try await list(podcast, server)
         let binary = builtExecutable(named: "podcast")
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "XDG_CONFIG_HOME": podcast.home.path(".config")]
         let first = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
         let second = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
         let one = await first.finish(within: .seconds(60))
@@ -240,7 +240,7 @@ import Testing
         server.setRoute("/l.mp3", .stall(afterBytes: 100_000, body: body))
         let podcast = try PodcastBinary()
         #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "XDG_CONFIG_HOME": podcast.home.path(".config")]
         let download = try ChildProcess(builtExecutable(named: "podcast"), ["download", "1"], environment: environment)
         // Signal once the transfer is under way: the server has seen the request.
         let deadline = ContinuousClock.now + .seconds(30)

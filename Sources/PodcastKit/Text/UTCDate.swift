@@ -35,6 +35,12 @@ public enum UTCDate {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// `2026-11-20 08:00` (UTC), for tables.
+    public static func minute(_ date: Date) -> String {
+        let (_, _, _, seconds) = civil(date)
+        return day(date) + " \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2))"
+    }
+
     /// Year, month, day and seconds into the day of `date` in UTC (proleptic Gregorian calendar).
     private static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, seconds: Int) {
         let total = Int(date.timeIntervalSince1970.rounded(.down))

@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast cancel <selection>|all`: stop downloads and drop them with their partial data.
-struct Cancel: ParsableCommand {
+struct Cancel: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Cancel downloads: stop them and delete their partial data.",
@@ -28,16 +28,9 @@ struct Cancel: ParsableCommand {
     }
 
     func run() throws {
-        let context = try CommandContext.current()
+        let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
-        var keys: [EpisodeKey]?
-        if !selection.contains(where: { $0.lowercased() == "all" }) {
-            guard let listing = try store.currentListing() else {
-                throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
-            }
-            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count)
-            keys = DownloadItem.items(numbers, of: listing).map(\.key)
-        }
+        let keys = try ListingSelection.keys(selection, store: store, verb: "cancel")
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.
         BatchCompletion.settle(store: store, context: context)

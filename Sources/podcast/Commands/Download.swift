@@ -3,7 +3,7 @@ import FoundationEssentials
 import PodcastKit
 
 /// `podcast download <selection>...`: fetch episodes of the last listing, several at once.
-struct Download: ParsableCommand {
+struct Download: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download episodes (or music previews) of the last listing.",

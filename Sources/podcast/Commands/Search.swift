@@ -4,7 +4,7 @@ import PodcastKit
 extension SearchMedia: ExpressibleByArgument {}
 
 /// `podcast search <term>...`: find podcasts (or songs) in the iTunes catalogue.
-struct Search: ParsableCommand {
+struct Search: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",

@@ -17,7 +17,7 @@ enum BackgroundSubmission {
             do {
                 headersFile = try headers.save(settings.engine.http.headers.fields)
             } catch {
-                context.console.message("error: cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
+                context.console.error("cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }
@@ -29,7 +29,7 @@ enum BackgroundSubmission {
         } catch {
             if let headersFile {
                 do { try headers.remove(headersFile) } catch {
-                    context.console.message("warning: could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
+                    context.console.warning("could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
                 }
             }
             throw error
@@ -40,7 +40,7 @@ enum BackgroundSubmission {
             do {
                 worker = try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
             } catch {
-                context.console.message("error: cannot start the background worker: \(error); the episodes stay queued: run podcast resume")
+                context.console.error("cannot start the background worker: \(error); the episodes stay queued: run podcast resume")
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }

@@ -8,21 +8,36 @@ struct CommandContext {
     let configuration: Configuration
     let console: Console
 
-    /// The context of this process: environment, paths, configuration file.
-    static func current() throws -> CommandContext {
+    /// The context of this process: environment, paths, configuration file. A configuration file
+    /// that cannot be used is an error, except for a `tolerant` command (one that only reads
+    /// state or stops work: a running download must stay stoppable while the file is being
+    /// fixed), which runs with the defaults and a warning.
+    static func current(tolerant: Bool = false) throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         let paths = PodcastPaths(environment: environment)
-        let configuration = try Configuration.load(path: paths.configFile)
         let console = Console(environment: environment)
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: paths.configFile, required: !(environment["PODCAST_CONFIG"] ?? "").isEmpty)
+        } catch {
+            guard tolerant else { throw error }
+            console.warning("\(error.description.prefix { $0 != ";" }); running with the default settings")
+            return CommandContext(environment: environment, paths: paths, configuration: Configuration(), console: console)
+        }
         for key in configuration.unknownKeys {
             console.warning("\(key) is not a setting this version knows; ignored")
         }
         return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console)
     }
 
+    /// The HTTP settings of commands without transfer options: the file's over the defaults.
+    var httpSettings: HTTPSettings {
+        configuration.httpSettings(environment: environment)
+    }
+
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
     func itunesCatalog() throws -> ITunesCatalog {
-        let http = HTTPClient(settings: configuration.httpSettings)
+        let http = HTTPClient(settings: httpSettings)
         guard let base = environment["PODCAST_ITUNES_URL"], !base.isEmpty else {
             return ITunesCatalog(http: http)
         }

@@ -7,7 +7,7 @@ enum DownloadSession {
     static func run(_ items: [DownloadItem], batch: DownloadBatch, output: OutputOptions, context: CommandContext) throws {
         let started = ContinuousClock.now
         Interruption.forward(to: batch.interrupter)
-        let display = ProgressDisplay(console: context.console)
+        let display = ProgressDisplay(console: context.console, items: items)
         let outcome: BatchOutcome
         do {
             defer { display.close() }
@@ -26,7 +26,7 @@ enum DownloadSession {
             context.console.message("interrupted: unfinished episodes are paused with their data kept; run podcast resume to continue")
             throw ExitCode(ExitStatus.interrupted)
         case .storageFull(let reason):
-            context.console.message("error: stopped every download: \(reason); free some space, then run podcast resume")
+            context.console.error("stopped every download: \(reason); free some space, then run podcast resume")
             throw ExitCode(ExitStatus.operationFailed)
         case nil:
             // Everything asked for succeeded, or the exit says it did not: a failed, paused or

@@ -36,8 +36,16 @@ enum ExitStatus {
     }
 
     private static func fail(_ message: String, code: Int32) -> Int32 {
-        Console.write("error: \(message.singleLine())\n", to: STDERR_FILENO)
+        Console.write(Console.errorLine(message.singleLine()), to: STDERR_FILENO)
         return code
+    }
+
+    /// `code`, unless writing stdout failed (a full disk, a closed descriptor): then the output
+    /// is incomplete, which is said, and the run fails (1) whatever else went well.
+    static func outputChecked(_ code: Int32) -> Int32 {
+        guard let failure = Console.outputFailure else { return code }
+        Console.write(Console.errorLine("writing output: \(failure.reason); the output is incomplete: check where stdout goes"), to: STDERR_FILENO)
+        return code == 0 ? operationFailed : code
     }
 
     /// Help, version and parse errors from swift-argument-parser: its own text for the first two,

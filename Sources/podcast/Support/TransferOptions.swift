@@ -11,7 +11,10 @@ struct TransferOptions: ParsableArguments {
     @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).")
     var episodesDir: String?
 
-    @Option(help: "Cap the whole run's speed, in bytes per second, with k or M (500k, 2M).")
+    @Option(help: "Connections to one host at once (1–16; default 2, or `max-per-host` in the configuration file).")
+    var maxPerHost: Int?
+
+    @Option(help: "Cap the whole run's speed, in bytes per second, with k, M or G (500k, 2M), binary units as shown.")
     var limitRate: String?
 
     @Option(help: "Stop an episode whose file grows past this size, with k, M or G (500M, 16G; default 16G).")
@@ -37,6 +40,11 @@ struct TransferOptions: ParsableArguments {
         valueName: "host"))
     var headerHost: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Send every request through this proxy (http://host:port, socks5h://host:port) instead of http_proxy/https_proxy.",
+        valueName: "url"))
+    var proxy: String?
+
     @Flag(help: "Follow redirects from https to plain http (refused by default; allow-insecure-redirects in the configuration file).")
     var allowInsecureRedirects = false
 
@@ -56,32 +64,32 @@ struct TransferOptions: ParsableArguments {
         if let stallTimeout, stallTimeout < 1 { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         if let retries, retries < 1 { throw ValidationError("--retries must be 1 or more") }
         for header in header {
-            let name = header.prefix { $0 != ":" }
-            guard header.contains(":"), !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" }) else {
-                throw ValidationError("--header takes 'Name: value', not \"\(header.prefix { $0 != ":" }):…\"")
-            }
-            guard !header.contains(where: { $0 == "\r" || $0 == "\n" }) else {
-                throw ValidationError("--header \(name) must be one line")
-            }
+            if let problem = RequestHeaders.problem(with: header) { throw ValidationError("--header: \(problem)") }
         }
         if !headerHost.isEmpty && header.isEmpty {
             throw ValidationError("--header-host names the hosts for --header; give the headers too")
         }
-        for host in headerHost where host.isEmpty || host.contains(where: { "/:@ ".contains($0) }) {
+        for host in headerHost where !RequestHeaders.isHostName(host) {
             throw ValidationError("--header-host takes a host name such as cdn.example.com, not \"\(host)\"")
+        }
+        if let maxPerHost, !(1...16).contains(maxPerHost) {
+            throw ValidationError("--max-per-host must be between 1 and 16, not \(maxPerHost)")
         }
     }
 
-    /// The settings these options make over the environment and the configuration file's.
+    /// The settings these options make over the environment and the configuration file's. Given
+    /// `--header`s replace the file's `headers` (and `header-hosts`).
     func settings(context: CommandContext) -> DownloadSettings {
         let configuration = context.configuration
-        var http = configuration.httpSettings
+        var http = configuration.httpSettings(environment: context.environment)
         if let userAgent { http.userAgent = userAgent }
         if let stallTimeout { http.stallTimeout = stallTimeout }
         if allowInsecureRedirects { http.allowsInsecureRedirects = true }
-        http.headers = RequestHeaders(fields: header, hosts: headerHost)
+        if let proxy { http.proxy = proxy }
+        if !header.isEmpty { http.headers = RequestHeaders(fields: header, hosts: headerHost) }
         let engine = TransferEngine.Settings(
             concurrency: concurrency ?? configuration.concurrency ?? 3,
+            connectionsPerHost: maxPerHost ?? configuration.maxPerHost ?? 2,
             rateLimit: limitRate.flatMap(ByteCount.bytesPerSecond) ?? configuration.limitRate, http: http,
             maxEpisodeSize: maxSize.flatMap(ByteCount.parse) ?? configuration.maxEpisodeSize ?? TransferRequest.defaultMaxSize)
         return DownloadSettings(
@@ -91,9 +99,14 @@ struct TransferOptions: ParsableArguments {
     /// Where finished episodes go, absolute: the option, then the environment, then the
     /// configuration file, then the default.
     func episodesDirectory(context: CommandContext) -> String {
+        Self.episodesDirectory(option: episodesDir, context: context)
+    }
+
+    /// Where finished episodes go for `option` (`--episodes-dir`, when given), absolute.
+    static func episodesDirectory(option: String?, context: CommandContext) -> String {
         let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let directory = episodesDir ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
-        return Self.absolute(directory, environment: context.environment)
+        let directory = option ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
+        return absolute(directory, environment: context.environment)
     }
 
     /// `path` with `~` expanded, made absolute and without `.` and `..` parts, so records name
