@@ -10,6 +10,8 @@ public final class TerminalSession: Sendable {
     private let controller: Int32
     private let output = Received()
     private let exits: AsyncStream<Int32>
+    /// Ends when the reading thread has read everything (the process and its children are gone).
+    private let drained: AsyncStream<Void>
 
     /// Starts `executable` with `arguments` and `environment` on a `rows` x `columns` terminal.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String], rows: Int, columns: Int) throws {
@@ -37,7 +39,10 @@ public final class TerminalSession: Sendable {
         // Only the child keeps the terminal open now, so reading ends when it exits.
         try terminal.close()
         let readEnd = controller
+        let (drained, drainedContinuation) = AsyncStream<Void>.makeStream()
+        self.drained = drained
         let thread = Thread { [output] in
+            defer { drainedContinuation.finish() }
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(readEnd, &buffer, buffer.count)
@@ -80,7 +85,8 @@ public final class TerminalSession: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit (killing it after `timeout`) and returns its status.
+    /// Waits for the process to exit (killing it after `timeout`) and for its last bytes to be
+    /// read, and returns its status.
     public func finish(within timeout: Duration = .seconds(60)) async -> Int32 {
         let pid = process.processIdentifier
         let deadline = Task {
@@ -89,6 +95,7 @@ public final class TerminalSession: Sendable {
         }
         var status: Int32 = -1
         for await exitStatus in exits { status = exitStatus }
+        for await _ in drained {}
         deadline.cancel()
         return status
     }

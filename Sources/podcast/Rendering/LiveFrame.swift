@@ -11,6 +11,9 @@ final class LiveFrame {
     private let console: Console
     /// The display width of each line of the frame on screen.
     private var drawn: [Int] = []
+    /// The terminal's columns when the frame on screen was drawn: a resize shows itself here even
+    /// before its SIGWINCH arrives.
+    private var drawnColumns = 0
     private var cursorHidden = false
 
     init(descriptor: Int32, console: Console) {
@@ -42,6 +45,7 @@ final class LiveFrame {
         }
         frame += moveToTop(after: events)
         drawn = []
+        drawnColumns = columns
         for line in shown {
             let clipped = DisplayWidth.truncate(line, to: width)
             drawn.append(DisplayWidth.of(clipped))
@@ -72,7 +76,7 @@ final class LiveFrame {
     private func moveToTop(after events: TerminalSignals.Events) -> String {
         if events.contains(.continued) { return "" }
         var rows = drawn.count
-        if events.contains(.resized) {
+        if events.contains(.resized) || columns != drawnColumns {
             let columns = max(1, self.columns)
             rows = drawn.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
             rows = min(rows, console.lines(of: descriptor) - 1)

@@ -30,6 +30,11 @@ enum TerminalSignals {
             TerminalSignals.pending.bitwiseOr(Events.continued.rawValue, ordering: .relaxed)
         })
         signal(SIGTSTP, stopHandler)
+        // A parent (a test runner, a supervisor) may have left them blocked: take them back.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for watched in [SIGWINCH, SIGCONT, SIGTSTP] { sigaddset(&signals, watched) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// Ctrl-Z: the cursor back, then stop as the default action would (SIGTSTP is blocked in
