@@ -19,8 +19,8 @@ struct Podcast: ParsableCommand {
             """,
         version: "podcast \(podcastVersion)",
         subcommands: [
-            Search.self, Episodes.self, Download.self, Resume.self, Status.self, History.self, Pause.self, Cancel.self, Config.self,
-            Worker.self,
+            Search.self, Episodes.self, Show.self, Download.self, Resume.self, Status.self, History.self, Pause.self, Cancel.self,
+            Config.self, Worker.self,
         ]
     )
 

@@ -85,6 +85,15 @@ public struct FeedFetcher {
         return Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)
     }
 
+    /// The feed at `url` as last fetched, read from the feed cache without asking the server, or
+    /// nil when the cache has no whole copy of it.
+    public func cached(_ url: String) throws(FeedError) -> FeedParser.Result? {
+        guard let entry = (try? cache.feedCacheEntry(url: url)) ?? nil else { return nil }
+        let path = cacheDirectory + "/" + entry.bodyFile
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try Self.parse(file: path, url: url, source: url)
+    }
+
     /// Reads a feed from a file on this machine.
     public static func read(file path: String) throws(FeedError) -> FeedParser.Result {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

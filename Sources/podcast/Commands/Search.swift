@@ -23,7 +23,7 @@ struct Search: ParsableCommand, OutputConfigured {
     @Argument(help: "Words to search for.")
     var term: [String]
 
-    @Option(help: "Show at most this many results (1–200).")
+    @Option(help: "Show at most this many results (1 to 200).")
     var limit = SearchQuery.defaultLimit
 
     @Option(help: "The two-letter store country, such as US or GB (default: US, or `country` in the configuration file).")

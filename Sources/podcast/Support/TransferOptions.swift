@@ -5,13 +5,13 @@ import PodcastKit
 /// The options of every command that downloads (`download`, `resume`); each also has a key in the
 /// configuration file, which the option overrides.
 struct TransferOptions: ParsableArguments {
-    @Option(help: "Episodes downloaded at once (1–16; default 3, or `concurrency` in the configuration file).")
+    @Option(help: "Episodes downloaded at once (1 to 16; default 3, or `concurrency` in the configuration file).")
     var concurrency: Int?
 
     @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).")
     var episodesDir: String?
 
-    @Option(help: "Connections to one host at once (1–16; default 2, or `max-per-host` in the configuration file).")
+    @Option(help: "Connections to one host at once (1 to 16; default 2, or `max-per-host` in the configuration file).")
     var maxPerHost: Int?
 
     @Option(help: "Cap the whole run's speed, in bytes per second, with k, M or G (500k, 2M), binary units as shown.")
