@@ -28,13 +28,8 @@ public final class TerminalSession: Sendable {
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
-        let (exits, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
-            continuation.finish()
-        }
         self.process = process
-        self.exits = exits
+        exits = process.exitStatus()
         try process.run()
         // Only the child keeps the terminal open now, so reading ends when it exits.
         try terminal.close()

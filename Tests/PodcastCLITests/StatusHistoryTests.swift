@@ -56,16 +56,23 @@ import Testing
         _ = server
     }
 
-    @Test func pauseTakesTheNumbersStatusShows() async throws {
+    /// `count` held-back episodes the worker is downloading, in a fresh home.
+    private func backgroundHome(count: Int) async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode], WorkerGuard) {
         let server = try LoopbackServer()
-        let episodes = BackgroundScenario.show(count: 2, size: 200_000, on: server)
+        let episodes = BackgroundScenario.show(count: count, size: 200_000, on: server)
         let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
         let guardian = WorkerGuard(podcast)
         #expect(try await podcast.run(["download", "all", "--background"]).status == 0)
         let running = try await BackgroundScenario.waitForStatus(podcast) { status in
-            BackgroundScenario.downloads(status).values.allSatisfy { $0["state"] as? String == "downloading" }
+            let downloads = BackgroundScenario.downloads(status)
+            return downloads.count == count && downloads.values.allSatisfy { $0["state"] as? String == "downloading" }
         }
-        #expect(BackgroundScenario.downloads(running).count == 2)
+        #expect(BackgroundScenario.downloads(running).count == count)
+        return (server, podcast, episodes, guardian)
+    }
+
+    @Test func pauseTakesTheNumbersStatusShows() async throws {
+        let (server, podcast, episodes, guardian) = try await backgroundHome(count: 2)
         // Listing number 1 is the newest: the last of the show.
         let paused = try await podcast.run(["pause", "1"])
         #expect(paused.status == 0, "\(paused.stderr)")
@@ -75,22 +82,17 @@ import Testing
         #expect(BackgroundScenario.downloads(after)[episodes[1].title]?["number"] as? Int == 1)
         #expect(BackgroundScenario.downloads(after)[episodes[0].title]?["state"] as? String == "downloading")
         #expect(try await podcast.run(["cancel", "all"]).status == 0)
-        _ = guardian
+        _ = (server, guardian)
     }
 
     @Test func aKilledWorkersDownloadsAreInterruptedAtOnce() async throws {
-        let server = try LoopbackServer()
-        let episodes = BackgroundScenario.show(count: 1, size: 200_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
-        let guardian = WorkerGuard(podcast)
-        #expect(try await podcast.run(["download", "1", "--background"]).status == 0)
-        _ = try await BackgroundScenario.waitForStatus(podcast) { BackgroundScenario.downloads($0)[episodes[0].title]?["state"] as? String == "downloading" }
+        let (server, podcast, episodes, guardian) = try await backgroundHome(count: 1)
         let pid = try #require(BackgroundScenario.workerPID(podcast))
         kill(pid, SIGKILL)
         let gone = try await ResumeScenario.wait { !BackgroundScenario.workerRuns(podcast) }
         #expect(gone)
         let status = try await BackgroundScenario.status(podcast)
         #expect(BackgroundScenario.downloads(status)[episodes[0].title]?["state"] as? String == "interrupted")
-        _ = guardian
+        _ = (server, guardian)
     }
 }

@@ -89,6 +89,38 @@ import Testing
         #expect(await session.finish() == 130)
     }
 
+    @Test func aTransferThatGainsNothingSaysSinceWhenItStalled() async throws {
+        let (server, podcast, _) = try await stalledShow()
+        let session = try TerminalScenario.start(podcast, ["download", "1"], rows: 10, columns: 100)
+        let stalled = { (frame: [String]) in frame.count == 1 && frame[0].hasSuffix("  stalled 6 s") }
+        #expect(await session.wait(upTo: .seconds(60)) { TerminalScenario.frames(in: $0).contains(where: stalled) })
+        let line = try #require(TerminalScenario.frames(in: session.text).first(where: stalled)?.first)
+        // No speed and no time left beside it: 19.5 KiB of 195.3 KiB, then the stall.
+        #expect(line == "1  " + "Background 12".padding(toLength: 39, withPad: " ", startingAt: 0)
+            + "   10%   19.5 KiB of 195.3 KiB  " + String(repeating: " ", count: 11) + "   stalled 6 s")
+        session.signal(SIGINT)
+        #expect(await session.finish() == 130)
+        _ = server
+    }
+
+    @Test func aSteadyCapReadsAsASteadySpeed() async throws {
+        let server = try LoopbackServer()
+        ResumeScenario.serveFeed([ResumeScenario.Episode(title: "Capped", path: "/media/c.mp3", length: 240_000)], on: server)
+        server.setRoute("/media/c.mp3", .fixed(body: Data(repeating: 5, count: 240_000)))
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let session = try TerminalScenario.start(podcast, ["download", "1", "--limit-rate", "40k"], rows: 10, columns: 100)
+        #expect(await session.finish() == 0)
+        // Past the first 40%, every speed shown is the cap's, give or take a quarter.
+        let speeds = TerminalScenario.frames(in: session.text).compactMap { frame -> Double? in
+            guard let line = frame.first, let percent = line.firstMatch(of: #/ (\d+)% /#), let value = Int(percent.output.1), value >= 40,
+                let speed = line.firstMatch(of: #/([\d.]+) KiB\/s/#)
+            else { return nil }
+            return Double(speed.output.1)
+        }
+        #expect(!speeds.isEmpty, "\(session.text.debugDescription)")
+        #expect(speeds.allSatisfy { (30...50).contains($0) }, "\(speeds)")
+    }
+
     @Test func ctrlZGivesTheCursorBackAndFgRedraws() async throws {
         let (server, podcast, _) = try await stalledShow()
         let session = try TerminalScenario.start(podcast, ["download", "1"], rows: 10, columns: 80)

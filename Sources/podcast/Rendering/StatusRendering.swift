@@ -84,7 +84,7 @@ struct StatusRendering {
             TextTable.Column("ETA", alignment: .right, droppable: true),
         ]
         if datedFinished { columns.append(TextTable.Column("Finished", droppable: true)) }
-        columns += [TextTable.Column("Podcast", minWidth: 8, shrinkStage: 2), TextTable.Column("Title", minWidth: 16, shrinkStage: 1)]
+        columns += [TextTable.Column("Podcast", minWidth: 8, shrinkStage: 2, droppable: true), TextTable.Column("Title", minWidth: 16, shrinkStage: 1)]
         let rows = ordered.map { entry in
             let record = entry.record
             let total = record.resume.total ?? record.enclosureLength
