@@ -85,6 +85,17 @@ import Testing
         #expect(media.header("X-Api-Key") == "from-file")
     }
 
+    @Test func unscopedHeadersFromTheFileGoToDownloadsNotToFeeds() async throws {
+        let server = try LoopbackServer()
+        Self.serve(on: server)
+        let podcast = try PodcastBinary()
+        try "headers = [\"X-Api-Key: from-file\"]\n".write(toFile: podcast.configFile, atomically: true, encoding: .utf8)
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        #expect(server.requests.first { $0.path == "/feed.xml" }?.header("X-Api-Key") == nil)
+        #expect(server.requests.first { $0.path == "/media/one.mp3" }?.header("X-Api-Key") == "from-file")
+    }
+
     @Test func aProxyFromTheFileCarriesEveryRequest() async throws {
         let proxy = try LoopbackServer()
         // The name does not resolve: only a proxy can answer for it (the server reduces the

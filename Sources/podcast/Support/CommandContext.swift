@@ -30,9 +30,13 @@ struct CommandContext {
         return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console)
     }
 
-    /// The HTTP settings of commands without transfer options: the file's over the defaults.
+    /// The HTTP settings of searches and feed fetches: the file's over the defaults. The file's
+    /// `headers` go with them only when `header-hosts` names where: unscoped, they are for the
+    /// servers downloads start at, and must not reach the iTunes API or every feed's host.
     var httpSettings: HTTPSettings {
-        configuration.httpSettings(environment: environment)
+        var settings = configuration.httpSettings(environment: environment)
+        if settings.headers.hosts.isEmpty { settings.headers = RequestHeaders() }
+        return settings
     }
 
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.

@@ -32,7 +32,7 @@ enum ExitStatus {
     /// (argument-parser's "Did you mean '--limit'?"), so no line reads `?;` or `.;`.
     static func joined(_ message: String, _ advice: String) -> String {
         guard let last = message.last, ".?!".contains(last) else { return message + "; " + advice }
-        return (last == "." ? String(message.dropLast()) + "." : message) + " " + advice.prefix(1).uppercased() + advice.dropFirst()
+        return message + " " + advice.prefix(1).uppercased() + advice.dropFirst()
     }
 
     private static func fail(_ message: String, code: Int32) -> Int32 {
