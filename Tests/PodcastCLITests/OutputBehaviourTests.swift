@@ -86,6 +86,24 @@ import Testing
         #expect(progress.allSatisfy { $0.contains(" of 195.3 KiB") })
     }
 
+    @Test func theWorkersLogGetsProgressLinesToo() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/feed.xml", .fixed(body: Self.feed(Self.item(1, path: "/slow.mp3", length: 200_000))))
+        server.setRoute("/slow.mp3", .slow(body: Data(repeating: 2, count: 200_000), chunkSize: 20_000, interval: .milliseconds(100)))
+        let podcast = try PodcastBinary()
+        let guardian = WorkerGuard(podcast)
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        #expect(try await podcast.run(["download", "1", "--background"]).status == 0)
+        let log = podcast.stateDirectory + "/worker.log"
+        let logged = try await ResumeScenario.wait(upTo: .seconds(60)) {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("downloaded episode 1 (Item 1)")
+        }
+        #expect(logged)
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("progress episode 1 (Item 1): ") && $0.contains("%, ") }, "\(lines)")
+        _ = guardian
+    }
+
     @Test func sighupPausesLikeSigterm() async throws {
         let server = try LoopbackServer()
         server.setRoute("/feed.xml", .fixed(body: Self.feed(Self.item(1, path: "/long.mp3", length: 400_000))))

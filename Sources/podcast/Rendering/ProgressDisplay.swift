@@ -4,12 +4,12 @@ import PodcastKit
 /// Shows downloads as they go, on stderr. On a terminal: one row per running episode redrawn in
 /// place (`LiveFrame`, `ProgressLayout`), with how many more wait their turn. Otherwise (a pipe,
 /// a log, `TERM=dumb`): a line when an episode starts, every tenth of its progress or 10 s, and
-/// when it ends, written a few at a time. `--quiet` keeps only errors and warnings.
+/// when it ends, written a few at a time; so also with `--verbose`, whose HTTP lines would break
+/// a frame. `--quiet` keeps only errors and warnings.
 final class ProgressDisplay {
     private let console: Console
     private let frame: LiveFrame?
     private let quiet: Bool
-    private let verbose: Bool
     /// Episodes the batch was asked for, when known: the display counts those not started yet.
     private let expected: Int?
     private var ended = 0
@@ -29,8 +29,9 @@ final class ProgressDisplay {
         self.console = console
         let style = OutputStyle.current
         quiet = style.verbosity == .quiet
-        verbose = style.verbosity == .verbose
-        frame = console.isLive(STDERR_FILENO) && !quiet ? LiveFrame(descriptor: STDERR_FILENO, console: console) : nil
+        // `--verbose` writes HTTP lines from the engine thread as they happen: a log, not a frame.
+        let verbose = style.verbosity == .verbose
+        frame = console.isLive(STDERR_FILENO) && !quiet && !verbose ? LiveFrame(descriptor: STDERR_FILENO, console: console) : nil
         expected = items.isEmpty ? nil : items.count
         numberWidth = max(1, String(items.compactMap(\.number).max() ?? 1).count)
     }
@@ -65,7 +66,7 @@ final class ProgressDisplay {
             writeUnwritten()
         case .retrying(let item, let until, let reason):
             row(of: item)?.retry = (until, reason)
-            if frame == nil || verbose { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
+            if frame == nil { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
             writeUnwritten()
         }
         redraw()
