@@ -33,7 +33,7 @@ final class LiveFrame {
     func draw(_ lines: [String], overflow: (Int) -> String) {
         let events = TerminalSignals.take()
         let width = max(10, columns - 1)
-        let room = max(2, console.lines(of: descriptor) - 1)
+        let room = max(2, rows - 1)
         var shown = lines
         if lines.count > room {
             shown = Array(lines.prefix(room - 1)) + [overflow(lines.count - (room - 1))]
@@ -57,7 +57,10 @@ final class LiveFrame {
 
     /// Erases the frame, leaving the cursor where it began (to print a line that stays).
     func clear() {
-        let up = moveToTop(after: TerminalSignals.take())
+        let events = TerminalSignals.take()
+        let up = moveToTop(after: events)
+        // Back from a stop, the cursor is shown: the next frame hides it again.
+        if !events.isEmpty { cursorHidden = false }
         drawn = []
         guard !up.isEmpty else { return }
         Console.write(up + "\u{1B}[0J", to: descriptor)
@@ -79,7 +82,7 @@ final class LiveFrame {
         if events.contains(.resized) || columns != drawnColumns {
             let columns = max(1, self.columns)
             rows = drawn.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
-            rows = min(rows, console.lines(of: descriptor) - 1)
+            rows = min(rows, self.rows - 1)
         }
         return rows > 0 ? "\r\u{1B}[\(rows)F" : ""
     }
