@@ -27,19 +27,35 @@ import Testing
         #expect(lines.first == "# configuration file: \(podcast.configFile)")
         #expect(lines.contains("concurrency = 5 # \(podcast.configFile):3"))
         #expect(lines.contains("user-agent = \"mine/1\" # \(podcast.configFile):6"))
-        #expect(lines.contains("limit-rate = \"1.0 MiB/s\" # flag --limit-rate"))
+        #expect(lines.contains("limit-rate = \"1M\" # flag --limit-rate"))
+        #expect(lines.contains("max-episode-size = \"16G\" # default"))
+        #expect(lines.contains("# proxy: none # default"))
         #expect(lines.contains("episodes-dir = \"/srv/eps\" # environment (PODCAST_EPISODES_DIR)"))
         #expect(lines.contains("stall-timeout = 60 # default"))
         #expect(lines.contains("cookies = true # default"))
+    }
+
+    @Test func configsOutputReadsBackAsTheSameSettings() async throws {
+        let podcast = try PodcastBinary()
+        try "[download]\nlimit-rate = \"1.5M\"\nmax-episode-size = \"500M\"\nretry-wait = 0.5\n".write(toFile: podcast.configFile, atomically: true, encoding: .utf8)
+        let first = try await podcast.run(["config"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let copy = podcast.home.path("copy.toml")
+        try first.stdout.write(toFile: copy, atomically: true, encoding: .utf8)
+        let second = try await podcast.run(["config"], environment: ["PODCAST_CONFIG": copy])
+        #expect(second.status == 0, "\(second.stderr)")
+        let values = { (text: String) in text.split(separator: "\n").dropFirst().map { $0.split(separator: "#").first.map(String.init) ?? "" } }
+        #expect(values(second.stdout) == values(first.stdout))
     }
 
     @Test func configJSONListsEverySetting() async throws {
         let result = try await PodcastBinary().run(["config", "--json"])
         #expect(result.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let settings = try #require(document["settings"] as? [[String: String]])
-        #expect(settings.map { $0["key"] ?? "" }.contains("max-per-host"))
-        #expect(settings.allSatisfy { $0["origin"] == "default" })
+        let settings = try #require(document["settings"] as? [[String: Any]])
+        #expect(settings.map { $0["key"] as? String ?? "" }.contains("max-per-host"))
+        #expect(settings.allSatisfy { $0["origin"] as? String == "default" })
+        #expect(settings.first { $0["key"] as? String == "proxy" }?["value"] is NSNull)
     }
 
     @Test func aKeyGivenTwiceIsBadUsageNamingTheLine() async throws {

@@ -36,6 +36,9 @@ import Testing
         #expect(ByteCount.text(2_097_152) == "2.0 MiB")
         #expect(ByteCount.text(1_000 * 1024) == "1.0 MiB")
         #expect(ByteCount.text(Int64(ByteCount.bytesPerSecond("1G") ?? 0)) == "1.0 GiB")
+        #expect(ByteCount.written(1_572_864) == "1536k")
+        #expect(ByteCount.written(16 << 30) == "16G")
+        #expect(ByteCount.written(1000) == "1000")
     }
 
     @Test func speedsAreReadLikeCurlReadsThem() {

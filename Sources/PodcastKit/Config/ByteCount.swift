@@ -21,6 +21,15 @@ public enum ByteCount {
         parse(text).map { Int(clamping: $0) }
     }
 
+    /// `bytes` as it would be written: `16G`, `2M`, `500k` when it is a whole number of that unit,
+    /// else the plain number, so `parse` reads it back to the same count.
+    public static func written(_ bytes: Int64) -> String {
+        for (suffix, unit) in [("G", Int64(1) << 30), ("M", Int64(1) << 20), ("k", Int64(1) << 10)] where bytes % unit == 0 {
+            return "\(bytes / unit)\(suffix)"
+        }
+        return "\(bytes)"
+    }
+
     /// `48.2 MiB`: one decimal, binary units; a unit goes up at 1000 of it (`0.98 MiB` is shown
     /// as `1.0 MiB`), so the text is never longer than `999.9 KiB`.
     public static func text(_ bytes: Int64) -> String {

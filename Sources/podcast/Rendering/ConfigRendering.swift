@@ -1,7 +1,8 @@
 import PodcastKit
 
 /// How `podcast config` shows the settings: a configuration file of them, each line commented
-/// with where its value came from; or `{"file", "settings": [{"key", "value", "origin"}]}`.
+/// with where its value came from (a setting without a value as a comment: `# proxy: none`); or
+/// `{"file", "settings": [{"key", "value", "origin"}]}` (`value` null when not set).
 struct ConfigRendering {
     let settings: [EffectiveSettings.Setting]
     /// The configuration file's path (which may not exist).
@@ -9,9 +10,10 @@ struct ConfigRendering {
 
     /// `key = value   # origin`, the comments aligned.
     var lines: [String] {
-        let width = settings.map { DisplayWidth.of("\($0.key) = \($0.value)") }.max() ?? 0
-        return ["# configuration file: \(file)"] + settings.map { setting in
-            DisplayWidth.pad("\(setting.key) = \(setting.value)", to: width, alignment: .left) + "  # " + setting.origin
+        let assignments = settings.map { setting in setting.value.map { "\(setting.key) = \($0)" } ?? "# \(setting.key): none" }
+        let width = assignments.map(DisplayWidth.of).max() ?? 0
+        return ["# configuration file: \(file)"] + zip(assignments, settings).map { assignment, setting in
+            DisplayWidth.pad(assignment, to: width, alignment: .left) + "  # " + setting.origin
         }
     }
 

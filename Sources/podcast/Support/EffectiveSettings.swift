@@ -3,10 +3,11 @@ import PodcastKit
 /// Every setting as a download would use it, resolved as `TransferOptions.settings` resolves
 /// it (flag, then environment, then file, then default), with the layer it came from.
 struct EffectiveSettings {
-    /// One setting: its configuration key, its value written as TOML, and where it came from.
+    /// One setting: its configuration key, its value written as TOML (nil when it is not set:
+    /// no speed cap, the system's CAs, no proxy), and where it came from.
     struct Setting {
         var key: String
-        var value: String
+        var value: String?
         var origin: String
     }
 
@@ -36,16 +37,16 @@ struct EffectiveSettings {
                 key: "episodes-dir", value: Self.quoted(resolved.episodesDirectory),
                 origin: origin("episodes-dir", flag: "episodes-dir", given: transfer.episodesDir != nil, environment: transfer.episodesDir == nil ? episodesVariable : nil)),
             Setting(
-                key: "limit-rate", value: engine.rateLimit.map { Self.quoted(ByteCount.text(Int64($0)) + "/s") } ?? "\"\" # none",
+                key: "limit-rate", value: engine.rateLimit.map { Self.quoted(ByteCount.written(Int64($0))) },
                 origin: origin("limit-rate", flag: "limit-rate", given: transfer.limitRate != nil)),
-            Setting(key: "max-episode-size", value: Self.quoted(ByteCount.text(engine.maxEpisodeSize)), origin: origin("max-episode-size", flag: "max-size", given: transfer.maxSize != nil)),
+            Setting(key: "max-episode-size", value: Self.quoted(ByteCount.written(engine.maxEpisodeSize)), origin: origin("max-episode-size", flag: "max-size", given: transfer.maxSize != nil)),
             Setting(key: "retries", value: "\(retry.retries)", origin: origin("retries", flag: "retries", given: transfer.retries != nil)),
             Setting(key: "retry-wait", value: Self.seconds(retry.firstWait), origin: origin("retry-wait")),
             Setting(key: "retry-budget", value: Self.seconds(retry.budget), origin: origin("retry-budget")),
             Setting(
                 key: "allow-insecure-redirects", value: "\(http.allowsInsecureRedirects)",
                 origin: origin("allow-insecure-redirects", flag: "allow-insecure-redirects", given: transfer.allowInsecureRedirects)),
-            Setting(key: "ca-file", value: http.certificateAuthorities.map(Self.quoted) ?? "\"\" # the system's", origin: origin("ca-file")),
+            Setting(key: "ca-file", value: http.certificateAuthorities.map(Self.quoted), origin: origin("ca-file")),
             Setting(
                 key: "headers", value: "[" + headers.names.map { Self.quoted($0 + ": ***") }.joined(separator: ", ") + "]",
                 origin: origin("headers", flag: "header", given: !transfer.header.isEmpty)),
@@ -55,7 +56,7 @@ struct EffectiveSettings {
         ]
         let proxyOrigin = transfer.proxy != nil ? "flag --proxy" : proxyVariable.map { "environment (\($0.name))" } ?? file.origin(of: "proxy") ?? "default"
         let proxyValue = http.proxy ?? proxyVariable?.value
-        list.append(Setting(key: "proxy", value: proxyValue.map { Self.quoted(URLRedaction.redacted($0)) } ?? "\"\" # none", origin: proxyOrigin))
+        list.append(Setting(key: "proxy", value: proxyValue.map { Self.quoted(URLRedaction.redacted($0)) }, origin: proxyOrigin))
         list.append(Setting(key: "cookies", value: "\(http.cookies)", origin: origin("cookies")))
         self.list = list
     }
