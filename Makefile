@@ -4,7 +4,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: setup build test demo bench fuzz install clean
+.PHONY: setup build test demo bench fuzz install install-files man clean
+
+# The binary `install-files` takes the completions from (any build of podcast).
+PODCAST ?= .build/release/podcast
 
 ## Installs the system libraries and tools (apt-get; only what is missing).
 setup:
@@ -32,10 +35,25 @@ bench: build
 fuzz: setup
 	@scripts/fuzz.sh
 
-## Installs the binary to $(DESTDIR)$(PREFIX)/bin.
-install: build
+## Installs the binary to $(DESTDIR)$(PREFIX)/bin, the man page and the bash, zsh and fish completions.
+install: build install-files
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 .build/release/podcast "$(DESTDIR)$(PREFIX)/bin/podcast"
+
+## Installs the man page (man/podcast.1) and the completions $(PODCAST) writes, under $(DESTDIR)$(PREFIX).
+install-files:
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 0644 man/podcast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
+	"$(PODCAST)" --generate-completion-script bash >"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/podcast"
+	"$(PODCAST)" --generate-completion-script zsh >"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_podcast"
+	"$(PODCAST)" --generate-completion-script fish >"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish"
+
+## Generates man/podcast.1 from the command tree (argument-parser's generate-manual plugin); commit the result.
+man:
+	$(SWIFT) package generate-manual
+	# A blank line is no mdoc: it becomes a paragraph break, so `man` renders the page without warnings.
+	sed 's/^$$/.Pp/' .build/plugins/GenerateManual/outputs/podcast/podcast.1 >man/podcast.1
 
 clean:
 	rm -rf .build

@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The configuration file: a complete TOML 1.0 reader (toml++), with the line of each error.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
@@ -24,7 +26,10 @@ let package = Package(
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
+            dependencies: [
+                "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
@@ -36,7 +41,7 @@ let package = Package(
         ),
 
         // Loopback HTTP server and helpers shared by tests and the demo.
-        .target(name: "PodcastTestSupport", dependencies: ["PodcastKit"]),
+        .target(name: "PodcastTestSupport", dependencies: ["PodcastKit", "CTerminal"]),
         // Serves an iTunes-like API, a feed and generated audio on 127.0.0.1 for `make demo`.
         .executableTarget(name: "podcast-demo-server", dependencies: ["PodcastTestSupport"]),
         // Drives the state store from a separate process, for the two-process store test.

@@ -35,6 +35,8 @@ done
 # The demo server is local: never send its requests to a proxy from the environment.
 export no_proxy="127.0.0.1,localhost${no_proxy:+,$no_proxy}"
 export PODCAST_HOME="$work/home"
+# An empty configuration of its own: the demo ignores yours (a file PODCAST_CONFIG names must exist).
+: >"$work/config.toml"
 export PODCAST_CONFIG="$work/config.toml"
 export PODCAST_ITUNES_URL="http://127.0.0.1:$(cat "$work/port")"
 echo "demo: server at $PODCAST_ITUNES_URL, state in $PODCAST_HOME"

@@ -5,7 +5,8 @@ set -euo pipefail
 
 # sqlite3 (the shell): tests that edit or break a store the way a foreign writer would.
 # openssl: tests that make a certificate for an https server on 127.0.0.1.
-packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev sqlite3 pkg-config nginx-light openssl curl time aria2)
+# man-db (with groff-base): the test that renders man/podcast.1 with `man -l`.
+packages=(libcurl4-openssl-dev libxml2-dev libsqlite3-dev sqlite3 pkg-config nginx-light openssl curl time aria2 man-db)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -62,6 +62,11 @@ static inline CURLcode podcast_curl_easy_unpause(CURL *handle) {
 // What a write callback returns to pause its transfer; libcurl keeps the piece it offered.
 static const size_t podcast_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 
+// curl_share_setopt is variadic too; the share options podcast sets all take a long.
+static inline CURLSHcode podcast_curl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {
+    return curl_share_setopt(handle, option, value);
+}
+
 static inline CURLMcode podcast_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
 }

@@ -1,5 +1,10 @@
 // Glibc declares wcwidth only under _XOPEN_SOURCE, which Swift's Glibc module does not define.
 #define _XOPEN_SOURCE 700
+// cfmakeraw is a BSD extension.
+#define _DEFAULT_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
+#include <termios.h>
 #include <wchar.h>
 #include <locale.h>
 #include <sys/ioctl.h>
@@ -20,4 +25,43 @@ int podcast_terminal_columns(int fd) {
         return 0;
     }
     return size.ws_col;
+}
+
+int podcast_terminal_lines(int fd) {
+    struct winsize size;
+    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) {
+        return 0;
+    }
+    return size.ws_row;
+}
+
+int podcast_set_terminal_size(int fd, int rows, int columns) {
+    struct winsize size = {0};
+    size.ws_row = (unsigned short)rows;
+    size.ws_col = (unsigned short)columns;
+    return ioctl(fd, TIOCSWINSZ, &size);
+}
+
+int podcast_open_pseudo_terminal(int rows, int columns, int *controller, int *device) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0) return -1;
+    if (grantpt(master) != 0 || unlockpt(master) != 0) {
+        close(master);
+        return -1;
+    }
+    const char *name = ptsname(master);
+    int slave = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    if (slave < 0) {
+        close(master);
+        return -1;
+    }
+    struct termios mode;
+    if (tcgetattr(slave, &mode) == 0) {
+        cfmakeraw(&mode);
+        tcsetattr(slave, TCSANOW, &mode);
+    }
+    podcast_set_terminal_size(slave, rows, columns);
+    *controller = master;
+    *device = slave;
+    return 0;
 }

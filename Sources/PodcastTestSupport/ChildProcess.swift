@@ -40,13 +40,8 @@ public final class ChildProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
-        let (exits, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
-            continuation.finish()
-        }
         self.process = process
-        self.exits = exits
+        exits = process.exitStatus()
         try process.run()
     }
 
@@ -71,5 +66,17 @@ public final class ChildProcess: Sendable {
             (try? String(contentsOf: self.outputDirectory.url.appending(path: name), encoding: .utf8)) ?? ""
         }
         return Result(status: status, stdout: read("stdout"), stderr: read("stderr"), timedOut: killedByDeadline.withLock { $0 })
+    }
+}
+
+extension Process {
+    /// A stream that yields the process' exit status once it ends (set before `run()`).
+    func exitStatus() -> AsyncStream<Int32> {
+        let (exits, continuation) = AsyncStream<Int32>.makeStream()
+        terminationHandler = { finished in
+            continuation.yield(finished.terminationStatus)
+            continuation.finish()
+        }
+        return exits
     }
 }

@@ -7,7 +7,7 @@ import PodcastTestSupport
 struct DemoServer {
     static func main() throws {
         let arguments = CommandLine.arguments
-        let portFile = arguments.firstIndex(of: "--port-file").flatMap { index in
+        let portFile: String? = arguments.firstIndex(of: "--port-file").flatMap { index in
             index + 1 < arguments.count ? arguments[index + 1] : nil
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import Glibc
 import PodcastKit
 
@@ -10,17 +11,17 @@ struct Podcast: ParsableCommand {
         commandName: "podcast",
         abstract: "Find podcasts, list their episodes and download them.",
         discussion: """
-            State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast);
-            episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise.
+            State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast); \
+            episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise. \
             PODCAST_ITUNES_URL points searches at another iTunes-compatible server.
 
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,
-        version: podcastVersion,
+        version: "podcast \(podcastVersion)",
         subcommands: [
-            Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self,
+            Search.self, Episodes.self, Show.self, Download.self, Resume.self, Status.self, History.self, Pause.self, Cancel.self,
             Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Import.self, Export.self,
-            Worker.self,
+            Config.self, Worker.self,
         ]
     )
 
@@ -31,13 +32,18 @@ struct Podcast: ParsableCommand {
         // A file-size limit (ulimit -f) must fail a write with EFBIG, which stops the downloads
         // cleanly, instead of killing the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
+        Console.guardStandardDescriptors()
         let arguments = CommandLine.arguments
         do {
+            if let unknown = CommandSuggestion.unknownCommand(in: Array(arguments.dropFirst())) { throw unknown }
             var command = try parseAsRoot(Array(arguments.dropFirst()))
+            if let configured = command as? any OutputConfigured {
+                OutputStyle.apply(configured.output, environment: ProcessInfo.processInfo.environment)
+            }
             try command.run()
-            Glibc.exit(0)
+            Glibc.exit(ExitStatus.outputChecked(0))
         } catch {
-            Glibc.exit(ExitStatus.report(error, arguments: arguments))
+            Glibc.exit(ExitStatus.outputChecked(ExitStatus.report(error, arguments: arguments)))
         }
     }
 }

@@ -58,7 +58,7 @@ import Testing
         }
         let log = String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/worker.log") ?? Data(), as: UTF8.self)
         #expect(finished, "worker log: \(log)")
-        #expect(log.contains("1 episodes join the running downloads"), "\(log)")
+        #expect(log.contains("1 episode joins the running downloads"), "\(log)")
         for episode in episodes {
             #expect(BackgroundScenario.sha256(finished: episode, in: podcast) == BackgroundScenario.sha256(episode.body))
         }

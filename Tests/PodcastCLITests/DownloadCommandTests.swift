@@ -161,7 +161,7 @@ import Testing
         let podcast = try PodcastBinary()
         try await list(podcast, server)
         let binary = builtExecutable(named: "podcast")
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "XDG_CONFIG_HOME": podcast.home.path(".config")]
         let first = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
         let second = try ChildProcess(binary, ["download", "all", "--json"], environment: environment)
         let one = await first.finish(within: .seconds(60))
@@ -197,7 +197,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: target.path + "/Loopback Show/2026-11-10 Elsewhere.mp3"))
     }
 
-    @Test(arguments: [["download", "0"], ["download", "x"], ["download", "9"], ["download", "1", "--concurrency", "0"], ["download", "1", "--limit-rate", "fast"]])
+    @Test func pathsArePrintedWithoutDotParts() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Plain", path: "/media/p.mp3", body: Self.audio(7))], on: server)
+        let podcast = try PodcastBinary()
+        let target = try TemporaryDirectory(prefix: "episodes-dir")
+        try await list(podcast, server)
+        let result = try await podcast.run(["download", "1", "--json", "--episodes-dir", target.path + "/./x/../eps"])
+        #expect(result.status == 0)
+        let path = target.path + "/eps/Loopback Show/2026-11-10 Plain.mp3"
+        #expect(try json(result.stdout).first?["path"] as? String == path)
+        #expect(result.stderr.contains("→ \(path)\n"), "\(result.stderr)")
+    }
+
+    @Test func aSpeedCapInGibibytesIsTaken() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Fast", path: "/media/f.mp3", body: Self.audio(8))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        #expect(try await podcast.run(["download", "1", "--limit-rate", "1G"]).status == 0)
+    }
+
+    @Test(arguments: [["download", "0"], ["download", "x"], ["download", "9"], ["download", "1", "--concurrency", "0"], ["download", "1", "--limit-rate", "fast"], ["download", "1", "--episodes-dir", ""]])
     func badSelectionsAndOptionsAreBadUsage(arguments: [String]) async throws {
         let server = try LoopbackServer()
         Self.serve([(title: "A", path: "/media/a.mp3", body: Self.audio(1))], on: server)
@@ -219,7 +240,7 @@ import Testing
         server.setRoute("/l.mp3", .stall(afterBytes: 100_000, body: body))
         let podcast = try PodcastBinary()
         #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "PODCAST_CONFIG": podcast.configFile]
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "XDG_CONFIG_HOME": podcast.home.path(".config")]
         let download = try ChildProcess(builtExecutable(named: "podcast"), ["download", "1"], environment: environment)
         // Signal once the transfer is under way: the server has seen the request.
         let deadline = ContinuousClock.now + .seconds(30)

@@ -31,10 +31,10 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            "#  Date        Duration     Size  State     Title",
-            "1  2026-11-16   1:02:05   1.0 kB  new       Newer",
-            "2  2026-11-02     45:07  48.2 MB  new       Older",
-            "3                                 no media  Notes only",
+            "#  Date        Duration      Size  State     Title",
+            "1  2026-11-16   1:02:05   1.0 KiB  new       Newer",
+            "2  2026-11-02     45:07  46.0 MiB  new       Older",
+            "3                                  no media  Notes only",
         ])
     }
 

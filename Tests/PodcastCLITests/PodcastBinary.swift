@@ -11,6 +11,7 @@ final class PodcastBinary: Sendable {
     /// A fresh home; `itunes` (when given) becomes PODCAST_ITUNES_URL.
     init(itunes: LoopbackServer? = nil, environment: [String: String] = [:]) throws {
         home = try TemporaryDirectory(prefix: "podcast-cli")
+        try FileManager.default.createDirectory(atPath: home.path(".config/podcast"), withIntermediateDirectories: true)
         var environment = environment
         if let itunes { environment["PODCAST_ITUNES_URL"] = environment["PODCAST_ITUNES_URL"] ?? itunes.baseURL }
         self.environment = environment
@@ -19,8 +20,9 @@ final class PodcastBinary: Sendable {
     /// PODCAST_HOME of every run.
     var stateDirectory: String { home.path("state") }
 
-    /// The configuration file every run reads (absent until a test writes it).
-    var configFile: String { home.path("config.toml") }
+    /// The configuration file every run reads, where XDG_CONFIG_HOME puts it (absent until a
+    /// test writes it; a missing file there is no error, unlike one PODCAST_CONFIG names).
+    var configFile: String { home.path(".config/podcast/config.toml") }
 
     /// Runs `podcast arguments…` to completion (bounded) with a clean environment.
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ChildProcess.Result {
@@ -28,7 +30,7 @@ final class PodcastBinary: Sendable {
             "PATH": "/usr/bin:/bin",
             "HOME": home.path,
             "PODCAST_HOME": stateDirectory,
-            "PODCAST_CONFIG": configFile,
+            "XDG_CONFIG_HOME": home.path(".config"),
         ]
         environment.merge(self.environment) { $1 }
         environment.merge(extra) { $1 }

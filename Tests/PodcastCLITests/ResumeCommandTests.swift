@@ -278,7 +278,7 @@ import Testing
 
         let result = try await podcast.run(["resume"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderrLines.contains { $0.hasPrefix("note: removed 1 partial file no download can continue (5.0 kB)") }, "\(result.stderr)")
+        #expect(result.stderrLines.contains { $0.hasPrefix("note: removed 1 partial file no download can continue (4.9 KiB)") }, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(podcast.finishedBytes(titled: Self.title) == Self.original)
         #expect(resumeRequests(server).first?.header("Range") == ResumeScenario.range(from: Self.stopAt))

@@ -117,7 +117,7 @@ extension PodcastBinary {
             "PATH": "/usr/bin:/bin",
             "HOME": home.path,
             "PODCAST_HOME": stateDirectory,
-            "PODCAST_CONFIG": configFile,
+            "XDG_CONFIG_HOME": home.path(".config"),
         ]
         environment.merge(self.environment) { $1 }
         return environment

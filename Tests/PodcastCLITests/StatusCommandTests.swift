@@ -16,7 +16,9 @@ import Testing
         let bytes = { (status: [String: Any]) in BackgroundScenario.downloads(status)[episode.title]?["bytes"] as? Int ?? 0 }
         let first = try await BackgroundScenario.waitForStatus(podcast) { bytes($0) > 0 }
         let entry = try #require(BackgroundScenario.downloads(first)[episode.title])
-        #expect(Set(entry.keys) == ["guid", "title", "podcast", "state", "bytes", "total", "path", "error", "speed"])
+        #expect(Set(entry.keys) == ["number", "guid", "title", "podcast", "state", "bytes", "total", "path", "error", "speed", "finished"])
+        #expect(entry["number"] as? Int == 1)
+        #expect(entry["finished"] is NSNull)
         #expect(entry["state"] as? String == "downloading")
         #expect(entry["guid"] as? String == "g-1")
         #expect(entry["podcast"] as? String == ResumeScenario.podcastTitle)

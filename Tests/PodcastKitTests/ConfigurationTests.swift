@@ -16,8 +16,9 @@ import Testing
         #expect(configuration.userAgent == "tester/1.0 \"quoted\"")
         #expect(configuration.connectTimeout == 7)
         #expect(configuration.stallTimeout == 3)
-        #expect(configuration.httpSettings.stallTimeout == 3)
-        #expect(configuration.httpSettings.connectTimeout == 7)
+        #expect(configuration.httpSettings(environment: [:]).stallTimeout == 3)
+        #expect(configuration.httpSettings(environment: [:]).connectTimeout == 7)
+        #expect(configuration.origin(of: "stall-timeout") == "config.toml:5")
     }
 
     @Test func readsTheDownloadSettings() throws {
@@ -28,6 +29,16 @@ import Testing
         #expect(configuration.limitRate == 1_572_864)
         #expect(throws: ConfigurationError.self) { try Configuration.parse("concurrency = 40\n", path: "c.toml") }
         #expect(throws: ConfigurationError.self) { try Configuration.parse("limit-rate = \"fast\"\n", path: "c.toml") }
+    }
+
+    @Test func sizesAreShownInTheUnitsTheyAreWrittenIn() {
+        #expect(ByteCount.text(999) == "999 B")
+        #expect(ByteCount.text(2_097_152) == "2.0 MiB")
+        #expect(ByteCount.text(1_000 * 1024) == "1.0 MiB")
+        #expect(ByteCount.text(Int64(ByteCount.bytesPerSecond("1G") ?? 0)) == "1.0 GiB")
+        #expect(ByteCount.written(1_572_864) == "1536k")
+        #expect(ByteCount.written(16 << 30) == "16G")
+        #expect(ByteCount.written(1000) == "1000")
     }
 
     @Test func speedsAreReadLikeCurlReadsThem() {
@@ -46,14 +57,76 @@ import Testing
 
     @Test func badValueNamesTheLine() {
         #expect(throws: ConfigurationError(path: "c.toml", line: 2, reason: "stall-timeout must be a whole number of seconds, 1 or more")) {
-            try Configuration.parse("country = \"US\"\nstall-timeout = soon\n", path: "c.toml")
+            try Configuration.parse("country = \"US\"\nstall-timeout = \"soon\"\n", path: "c.toml")
         }
     }
 
-    @Test func lineWithoutEqualsIsAnError() {
-        #expect(throws: ConfigurationError.self) {
-            try Configuration.parse("[downloads]\n", path: "c.toml")
+    @Test func aTOMLSyntaxErrorNamesItsLine() throws {
+        let error = try #require(throws: ConfigurationError.self) { try Configuration.parse("country = \"US\"\n\nretries = soon\n", path: "c.toml") }
+        #expect(error.line == 3)
+        #expect(error.description.hasPrefix("configuration c.toml:3: error while parsing"))
+    }
+
+    @Test func lineWithoutEqualsIsAnErrorAtItsLine() throws {
+        let error = try #require(throws: ConfigurationError.self) { try Configuration.parse("country = \"US\"\nconcurrency\n", path: "c.toml") }
+        #expect(error.line == 2)
+    }
+
+    @Test func settingsMayStandInTheirSections() throws {
+        let configuration = try Configuration.parse(
+            """
+            [search]
+            country = "fr"
+
+            [download]
+            concurrency = 4
+            max-per-host = 1
+
+            [http]
+            headers = ["X-Api-Key: secret"]
+            header-hosts = ["cdn.example.com"]
+            proxy = "http://127.0.0.1:3128"
+            cookies = false
+            """, path: "c.toml")
+        #expect(configuration.country == "FR")
+        #expect(configuration.concurrency == 4)
+        #expect(configuration.maxPerHost == 1)
+        #expect(configuration.origin(of: "max-per-host") == "c.toml:6")
+        #expect(configuration.headers == ["X-Api-Key: secret"])
+        #expect(configuration.headerHosts == ["cdn.example.com"])
+        let http = configuration.httpSettings(environment: [:])
+        #expect(http.proxy == "http://127.0.0.1:3128")
+        #expect(http.cookies == false)
+        #expect(http.headers == RequestHeaders(fields: ["X-Api-Key: secret"], hosts: ["cdn.example.com"]))
+        #expect(configuration.httpSettings(environment: ["https_proxy": "http://other:1"]).proxy == nil)
+    }
+
+    @Test func aSettingInAnotherSectionNamesWhereItBelongs() {
+        #expect(throws: ConfigurationError(path: "c.toml", line: 2, reason: "concurrency belongs in [download] or at the top, not in [http]")) {
+            try Configuration.parse("[http]\nconcurrency = 2\n", path: "c.toml")
         }
+    }
+
+    @Test func aKeyGivenTwiceIsAnError() throws {
+        let same = try #require(throws: ConfigurationError.self) { try Configuration.parse("retries = 3\nretries = 4\n", path: "c.toml") }
+        #expect(same.line == 2)
+        #expect(throws: ConfigurationError(path: "c.toml", line: 3, reason: "retries is already set on line 1; keep one of them")) {
+            try Configuration.parse("retries = 3\n[download]\nretries = 4\n", path: "c.toml")
+        }
+    }
+
+    @Test func aBadHeaderIsAnError() {
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("headers = [\"no colon\"]\n", path: "c.toml") }
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("header-hosts = [\"https://x\"]\n", path: "c.toml") }
+    }
+
+    @Test func unknownSectionsAreCollectedNotFatal() throws {
+        let configuration = try Configuration.parse("[future]\nthing = 1\n", path: "c.toml")
+        #expect(configuration.unknownKeys == ["c.toml:2: [future] thing"])
+    }
+
+    @Test func aMissingFileTheUserNamedIsAnError() {
+        #expect(throws: ConfigurationError.self) { try Configuration.load(path: "/nonexistent/podcast/config.toml", required: true) }
     }
 
     @Test func missingFileIsAnEmptyConfiguration() throws {

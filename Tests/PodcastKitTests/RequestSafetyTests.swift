@@ -141,7 +141,9 @@ import Testing
     // MARK: QueuedSettings
 
     @Test func queuedSettingsKeepEverySettingButTheHeaderValues() {
-        var http = HTTPSettings(userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem")
+        var http = HTTPSettings(
+            userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem",
+            proxy: "http://127.0.0.1:3128", cookies: false)
         http.headers = RequestHeaders(fields: ["X-Token: s3cret"], hosts: ["cdn.example.net"])
         let settings = DownloadSettings(
             episodesDirectory: "/srv/podcasts",

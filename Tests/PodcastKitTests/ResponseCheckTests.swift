@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func theReasonSaysWhichLengthWasPassed() {
-        #expect(BodyLimit(bytes: 1, limit: .feedLength(1_000)).reason(url: "u").contains("far more than the 1.0 kB the feed announced"))
-        #expect(BodyLimit(bytes: 1, limit: .serverLength(2_000_000)).reason(url: "u").contains("far more than the 2.0 MB it announced"))
+        #expect(BodyLimit(bytes: 1, limit: .feedLength(1_000)).reason(url: "u").contains("far more than the 1.0 KiB the feed announced"))
+        #expect(BodyLimit(bytes: 1, limit: .serverLength(2_000_000)).reason(url: "u").contains("far more than the 1.9 MiB it announced"))
     }
 }

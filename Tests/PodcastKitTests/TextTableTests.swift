@@ -80,3 +80,11 @@ import Testing
         #expect(QueryString.escape("A-z_0.9~") == "A-z_0.9~")
     }
 }
+
+@Suite struct DisplayWidthShorteningTests {
+    @Test func middleShorteningKeepsTheStartAndMoreOfTheEnd() {
+        #expect(DisplayWidth.truncateMiddle("Episode 12: The End", to: 10) == "Epi…he End")
+        #expect(DisplayWidth.truncateMiddle("short", to: 10) == "short")
+        #expect(DisplayWidth.of(DisplayWidth.truncateMiddle("音楽の時間 第十二回 最終回", to: 11)) <= 11)
+    }
+}

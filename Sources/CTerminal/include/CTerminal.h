@@ -12,4 +12,14 @@ void podcast_use_utf8_ctype(void);
 /// Columns of the terminal on `fd`, or 0 when `fd` is not a terminal.
 int podcast_terminal_columns(int fd);
 
+/// Lines of the terminal on `fd`, or 0 when `fd` is not a terminal or it reports none.
+int podcast_terminal_lines(int fd);
+
+/// Opens a pseudo-terminal of `rows` x `columns` in raw mode (bytes pass unchanged); its two
+/// ends go to `controller` and `device`. Returns 0, or -1 with errno set. For tests.
+int podcast_open_pseudo_terminal(int rows, int columns, int *controller, int *device);
+
+/// Sets the size the terminal on `fd` reports. Returns 0, or -1 with errno set. For tests.
+int podcast_set_terminal_size(int fd, int rows, int columns);
+
 #endif

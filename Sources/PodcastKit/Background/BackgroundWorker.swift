@@ -80,7 +80,7 @@ public struct BackgroundWorker {
 
     /// Downloads one batch's queued episodes, and those queued later with the same settings.
     private func run(_ work: (batch: BackgroundBatch, records: [DownloadRecord]), stop: RunStop) {
-        log("batch \(work.batch.id): downloading \(work.records.count) episodes")
+        log("batch \(work.batch.id): downloading \(Plural.count(work.records.count, "episode"))")
         do {
             let batch = try makeBatch(work.batch)
             let listing = try store.currentListing()
@@ -144,7 +144,7 @@ public struct BackgroundWorker {
     private func refill(like running: BackgroundBatch, listing: Listing?) -> [DownloadItem] {
         do {
             guard let more = try store.takeQueuedWork(for: .current, settings: running.settings) else { return [] }
-            log("batch \(more.batch.id): \(more.records.count) episodes join the running downloads")
+            log("batch \(more.batch.id): \(Plural.count(more.records.count, "episode")) " + (more.records.count == 1 ? "joins" : "join") + " the running downloads")
             return more.records.map { DownloadItem(resuming: $0, listing: listing) }
         } catch {
             log("warning: could not look for newly queued downloads: \(error); they start after the running ones")

@@ -15,10 +15,25 @@ public struct DownloadStatus: Sendable {
         public var record: DownloadRecord
         /// The state to show.
         public var state: State
+        /// When the record last changed: for a finished download, when it finished.
+        public var updated: Date
     }
 
-    /// Unfinished downloads and those finished recently.
+    /// Which finished downloads are read.
+    public enum FinishedScope: Sendable, Equatable {
+        /// Of those finished within `recent`, the `count` most recent (the rest are only counted).
+        case latest(Int)
+        /// Every one finished within `recent`.
+        case recent
+        /// Every one ever finished, with its date.
+        case all
+    }
+
+    /// Unfinished downloads (by podcast, newest episode first), then the finished ones read (the
+    /// most recently finished first).
     public var downloads: [Entry]
+    /// Downloads finished within `recent` that were counted but not read (`FinishedScope.latest`).
+    public var finishedNotShown = 0
     /// The running worker's pid (nil: no worker runs).
     public var worker: Int32?
     /// The pid of the last worker that ran (from `worker.pid`).
@@ -26,23 +41,41 @@ public struct DownloadStatus: Sendable {
     /// Open batches and those finished recently, newest first.
     public var batches: [BackgroundBatch]
 
-    /// Reads the status of `paths`' home; "recently" is within `recent`.
-    public static func read(store: StateStore, paths: PodcastPaths, recent: Duration = .seconds(24 * 3600)) throws(StoreError) -> DownloadStatus {
+    /// Reads the status of `paths`' home; "recently" is within `recent`, and `finished` says which
+    /// finished downloads are read.
+    public static func read(
+        store: StateStore, paths: PodcastPaths, finished scope: FinishedScope = .recent, recent: Duration = .seconds(24 * 3600)
+    ) throws(StoreError) -> DownloadStatus {
         let since = Date(timeIntervalSinceNow: -Double(recent.components.seconds))
         let worker = WorkerLauncher.runningWorkerPID(paths: paths)
+        let lastWorker = WorkerLauncher.recordedWorkerPID(paths: paths)
         let workerRuns = worker != nil || WorkerLock.isHeld(at: paths.workerLock)
-        let downloads = try store.progressBuffer(finishedSince: since).map { record in
-            Entry(record: record, state: state(of: record, workerRuns: workerRuns))
+        let unfinished = try store.unfinishedProgress().map { record, updated in
+            Entry(record: record, state: state(of: record, workerRuns: workerRuns, lastWorker: lastWorker), updated: updated)
         }
-        return DownloadStatus(
-            downloads: downloads, worker: worker, lastWorker: WorkerLauncher.recordedWorkerPID(paths: paths),
-            batches: try store.backgroundBatches(finishedSince: since))
+        let finished: [(record: DownloadRecord, updated: Date)]
+        var notShown = 0
+        switch scope {
+        case .latest(let count):
+            finished = try store.finishedDownloads(since: since, limit: count)
+            if finished.count == count { notShown = try store.finishedCount(since: since) - count }
+        case .recent: finished = try store.finishedDownloads(since: since, limit: nil)
+        case .all: finished = try store.finishedDownloads(since: nil, limit: nil)
+        }
+        var status = DownloadStatus(
+            downloads: unfinished + finished.map { Entry(record: $0.record, state: .downloaded, updated: $0.updated) },
+            worker: worker, lastWorker: lastWorker, batches: try store.backgroundBatches(finishedSince: since))
+        status.finishedNotShown = max(0, notShown)
+        return status
     }
 
-    private static func state(of record: DownloadRecord, workerRuns: Bool) -> State {
+    /// A record's state as `status` shows it. A download owned by the worker while no worker
+    /// holds the lock is interrupted, even while its killed process is still being torn down.
+    private static func state(of record: DownloadRecord, workerRuns: Bool, lastWorker: Int32?) -> State {
         switch record.state {
         case .queued, .downloading:
             guard let owner = record.owner else { return workerRuns ? .queued : .interrupted }
+            if !workerRuns, owner.pid == lastWorker { return .interrupted }
             return owner.isAlive ? State(rawValue: record.state.rawValue) ?? .queued : .interrupted
         case .paused: return .paused
         case .failed: return .failed

@@ -21,6 +21,8 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
     var allowsInsecureRedirects: Bool?
     var certificateAuthorities: String?
     var headerHosts: [String]?
+    var proxy: String?
+    var cookies: Bool?
     /// The `BatchHeaders` file with the header values; nil when the batch sends none.
     public private(set) var headersFile: String?
     var retries: Int?
@@ -44,6 +46,8 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         allowsInsecureRedirects = http.allowsInsecureRedirects
         certificateAuthorities = http.certificateAuthorities
         headerHosts = http.headers.isEmpty ? nil : http.headers.hosts
+        proxy = http.proxy
+        cookies = http.cookies
         self.headersFile = http.headers.isEmpty ? nil : headersFile
         retries = retry.retries
         firstWaitSeconds = Self.seconds(retry.firstWait)
@@ -62,6 +66,8 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         if let maxRedirects { http.maxRedirects = maxRedirects }
         if let allowsInsecureRedirects { http.allowsInsecureRedirects = allowsInsecureRedirects }
         http.certificateAuthorities = certificateAuthorities
+        http.proxy = proxy
+        if let cookies { http.cookies = cookies }
         http.headers = RequestHeaders(fields: headers, hosts: headerHosts ?? [])
         var engine = TransferEngine.Settings(http: http)
         if let concurrency { engine.concurrency = concurrency }

@@ -1,8 +1,8 @@
 /// Byte counts as users write them and read them.
 ///
 /// Written: `500k`, `2M`, `16G`, `100000` (k, M and G are binary multiples, as curl and wget read
-/// them), for speeds (`--limit-rate`) and sizes (`--max-size`) alike. Shown: `48.2 MB`, in
-/// decimal units, as players and hosts show sizes.
+/// them), for speeds (`--limit-rate`) and sizes (`--max-size`) alike. Shown in the same binary
+/// units, named as such (`48.2 MiB`), so `--limit-rate 2M` reads back as `2.0 MiB/s`.
 public enum ByteCount {
     /// The count `text` spells, or nil when it is not a positive number of bytes.
     public static func parse(_ text: String) -> Int64? {
@@ -21,13 +21,23 @@ public enum ByteCount {
         parse(text).map { Int(clamping: $0) }
     }
 
-    /// `48.2 MB`: one decimal, decimal units.
+    /// `bytes` as it would be written: `16G`, `2M`, `500k` when it is a whole number of that unit,
+    /// else the plain number, so `parse` reads it back to the same count.
+    public static func written(_ bytes: Int64) -> String {
+        for (suffix, unit) in [("G", Int64(1) << 30), ("M", Int64(1) << 20), ("k", Int64(1) << 10)] where bytes % unit == 0 {
+            return "\(bytes / unit)\(suffix)"
+        }
+        return "\(bytes)"
+    }
+
+    /// `48.2 MiB`: one decimal, binary units; a unit goes up at 1000 of it (`0.98 MiB` is shown
+    /// as `1.0 MiB`), so the text is never longer than `999.9 KiB`.
     public static func text(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
         while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
+            value /= 1024
             unit += 1
         }
         if unit == 0 { return "\(bytes) B" }

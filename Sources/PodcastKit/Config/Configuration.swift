@@ -1,4 +1,5 @@
-/// Settings from the optional configuration file; command-line options override them.
+/// Settings from the optional configuration file; the environment and command-line options
+/// override them.
 public struct Configuration: Sendable, Equatable {
     /// Sent as `User-Agent` instead of `podcast/<version>`.
     public var userAgent: String?
@@ -10,6 +11,8 @@ public struct Configuration: Sendable, Equatable {
     public var country: String?
     /// Episodes downloaded at once when `--concurrency` is not given.
     public var concurrency: Int?
+    /// Connections to one host at once when `--max-per-host` is not given.
+    public var maxPerHost: Int?
     /// Where finished episodes go when `--episodes-dir` is not given.
     public var episodesDirectory: String?
     /// The whole run's speed cap in bytes per second when `--limit-rate` is not given.
@@ -26,11 +29,29 @@ public struct Configuration: Sendable, Equatable {
     public var allowsInsecureRedirects: Bool?
     /// The certificate authorities to trust instead of the system's (`ca-file`).
     public var certificateAuthorities: String?
-    /// Lines the file had that this version does not know (`file:line: key`), to warn about.
+    /// Extra request headers (`headers`), `Name: value` each, when no `--header` is given.
+    public var headers: [String]?
+    /// The hosts `headers` go to (`header-hosts`); none: the server each request starts at.
+    public var headerHosts: [String]?
+    /// The proxy for every request (`proxy`), unless the environment names one.
+    public var proxy: String?
+    /// Whether cookies a server sets are kept for the rest of the run (`cookies`; default true).
+    public var cookies: Bool?
+    /// Settings the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
+    /// The file read, when there was one.
+    public var path: String?
+    /// The line each setting was written on, by key (`concurrency`).
+    public var lines: [String: Int] = [:]
 
     /// An empty configuration: every setting at its default.
     public init() {}
+
+    /// Where `key` was set in the file (`path:line`), or nil when the file did not set it.
+    public func origin(of key: String) -> String? {
+        guard let path, let line = lines[key] else { return nil }
+        return "\(path):\(line)"
+    }
 
     /// The retry policy with this configuration applied over the defaults, and `retries` over both.
     public func retryPolicy(retries override: Int?) -> RetryPolicy {
@@ -41,15 +62,28 @@ public struct Configuration: Sendable, Equatable {
         return policy
     }
 
-    /// HTTP settings with this configuration applied over the defaults.
-    public var httpSettings: HTTPSettings {
+    /// HTTP settings with this configuration applied over the defaults. A `proxy` from the file
+    /// gives way to one in the environment (`http_proxy`, `https_proxy`, `all_proxy`), which
+    /// libcurl then reads itself.
+    public func httpSettings(environment: [String: String]) -> HTTPSettings {
         var settings = HTTPSettings()
         if let userAgent { settings.userAgent = userAgent }
         if let connectTimeout { settings.connectTimeout = connectTimeout }
         if let stallTimeout { settings.stallTimeout = stallTimeout }
         if let allowsInsecureRedirects { settings.allowsInsecureRedirects = allowsInsecureRedirects }
+        if let cookies { settings.cookies = cookies }
         settings.certificateAuthorities = certificateAuthorities
+        settings.headers = RequestHeaders(fields: headers ?? [], hosts: headerHosts ?? [])
+        if Self.environmentProxy(environment) == nil { settings.proxy = proxy }
         return settings
+    }
+
+    /// The proxy variable the environment sets (name and value), which libcurl reads itself.
+    public static func environmentProxy(_ environment: [String: String]) -> (name: String, value: String)? {
+        for name in ["https_proxy", "HTTPS_PROXY", "http_proxy", "all_proxy", "ALL_PROXY"] {
+            if let value = environment[name], !value.isEmpty { return (name, value) }
+        }
+        return nil
     }
 }
 

@@ -24,7 +24,7 @@ extension DownloadBatch {
         group.reserveCapacity(claims.groupSize)
         while group.count < claims.groupSize, let index = claims.takeUnclaimed() {
             guard let record = claimableRecord(for: items[index]) else {
-                settleEarly(index, items[index], .failed, error: "the feed gives no media file for this episode", report: report)
+                settleEarly(index, items[index], .skipped, error: DownloadResult.noMedia, report: report)
                 continue
             }
             group.append((index, record))
@@ -109,8 +109,8 @@ extension DownloadBatch {
         let folder = placement.folder(for: item)
         let path = folder + "/" + placement.fileName(for: item, suffix: "")
         // An earlier record (a crash mid-finish) may have left the file in a folder made since.
-        if previous != nil || placement.folderExisted(folder), let size = FileIO.regularFileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0),
-            try store.downloadOwning(path: path) == nil {
+        if previous != nil || placement.folderExisted(folder), let (placed, size) = placement.placedFile(for: item),
+            try store.downloadOwning(path: placed) == nil {
             record.state = .downloaded
             record.path = path
             record.resume.partialPath = nil

@@ -144,7 +144,12 @@ public struct DownloadResult: Sendable, Equatable {
         self.fileSize = fileSize
     }
 
-    /// True when the episode is where it was asked to be: downloaded, or found already there.
+    /// Why an episode without a media file is skipped: there is nothing to download, and asking
+    /// again changes nothing, so it is no failure.
+    public static let noMedia = "the feed gives no media file for this episode (show notes only); nothing to download"
+
+    /// True when the episode is where it was asked to be: downloaded, found already there, or
+    /// without a media file to download.
     public var succeeded: Bool {
         state == .downloaded || state == .skipped
     }

@@ -27,6 +27,15 @@ struct EpisodePlacement {
             url: item.entry.enclosureURL ?? "", suffix: suffix)
     }
 
+    /// The file at `item`'s place and its size, when one is there whose size fits the length the
+    /// feed announces (or is not empty, when it announces none): a finished download the store
+    /// may not know of.
+    func placedFile(for item: DownloadItem) -> (path: String, size: Int64)? {
+        let path = folder(for: item) + "/" + fileName(for: item, suffix: "")
+        guard let size = FileIO.regularFileSize(path), item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0) else { return nil }
+        return (path, size)
+    }
+
     /// Makes `folder` unless this batch already did.
     mutating func makeFolder(_ folder: String) throws(SystemError) {
         if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }

@@ -62,8 +62,8 @@ public struct FeedFetcher {
         var pages = 1
         while let page = next, HTTPClient.isHTTP(page), visited.insert(page).inserted {
             guard pages < Self.maxPages, result.feed.episodes.count < FeedBuilder.maxItems else {
-                result.warnings.append("feed \(address) has more pages than podcast reads (\(pages) pages, "
-                    + "\(result.feed.episodes.count) episodes); the rest were not read")
+                result.warnings.append("feed \(address) has more pages than podcast reads (\(Plural.count(pages, "page")), "
+                    + "\(Plural.count(result.feed.episodes.count, "episode"))); the rest were not read")
                 break
             }
             let fetched: FeedParser.Result
@@ -82,12 +82,21 @@ public struct FeedFetcher {
         if pages > 1 {
             let duplicates = FeedParser.orderNewestFirst(&result.feed.episodes)
             if duplicates > 0 {
-                result.warnings.append("feed \(address) lists \(duplicates) episodes on more than one page; each is shown once")
+                result.warnings.append("feed \(address) lists \(Plural.count(duplicates, "episode")) on more than one page; each is shown once")
             }
         }
         var fetched = Fetched(result: result, url: address, moves: moves, notModified: first.notModified, pages: pages)
         fetched.validators = first.validators
         return fetched
+    }
+
+    /// The feed at `url` as last fetched, read from the feed cache without asking the server, or
+    /// nil when the cache has no whole copy of it.
+    public func cached(_ url: String) throws(FeedError) -> FeedParser.Result? {
+        guard let entry = (try? cache.feedCacheEntry(url: url)) ?? nil else { return nil }
+        let path = cacheDirectory + "/" + entry.bodyFile
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try Self.parse(file: path, url: url, source: url)
     }
 
     /// Reads a feed from a file on this machine.

@@ -27,7 +27,9 @@ final class CurlEasy {
     /// or refuses a safety option (a libcurl older than 7.85). `acceptEncoding` is what to ask for
     /// ("" for every encoding libcurl decodes); libcurl decodes whatever encoding arrives anyway.
     /// Redirects are not followed by libcurl: the caller asks `followRedirect()` after each answer.
-    init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "") {
+    /// With `settings.cookies`, cookies are kept for the handle's redirect hops, and in `jar`
+    /// (when given) for every handle that shares it.
+    init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "", jar: CookieJar? = nil) {
         CurlGlobal.initializeOnce()
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
@@ -52,12 +54,19 @@ final class CurlEasy {
         set(CURLOPT_USERAGENT, settings.userAgent)
         set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
         if let authorities = settings.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
+        if let proxy = settings.proxy { set(CURLOPT_PROXY, proxy) }
+        if settings.cookies {
+            // An empty file name turns on libcurl's cookie engine without reading any file.
+            set(CURLOPT_COOKIEFILE, "")
+            if let jar { set(CURLOPT_SHARE, jar.handle) }
+        }
         ask(url)
     }
 
     /// Points the handle at `url` with the headers a request there may carry.
     private func ask(_ url: String) {
         self.url = url
+        HTTPTrace.note("GET \(URLRedaction.redacted(url))")
         set(CURLOPT_URL, url)
         let list = requestHeaders + settings.headers.fields(for: url, startingAt: chainStart)
         _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
@@ -75,6 +84,7 @@ final class CurlEasy {
     /// `.follow` when the handle now points at the redirect's target (run it again), or the error
     /// that refuses the redirect (`RedirectRule`).
     func followRedirect() -> RedirectStep {
+        traceAnswer()
         guard RedirectRule.followedStatuses.contains(responseCode), let target = redirectURL else { return .none }
         if let refusal = RedirectRule.refusal(from: url, to: target, followed: redirectCount, settings: settings) {
             return .refused(refusal)
@@ -85,6 +95,14 @@ final class CurlEasy {
         redirectCount += 1
         ask(target)
         return .follow
+    }
+
+    /// Records the last answer for `--verbose`: its status, the URL and, for a redirect, where it leads.
+    func traceAnswer() {
+        HTTPTrace.note(
+            "\(responseCode) from \(URLRedaction.redacted(url))"
+                + (answerIsRedirect ? " → \(URLRedaction.redacted(redirectURL ?? ""))" : "")
+                + (contentType.map { " (\($0))" } ?? ""))
     }
 
     /// What `followRedirect()` did.

@@ -17,9 +17,15 @@ public struct HTTPSettings: Sendable, Equatable {
     /// A PEM file of the certificate authorities to trust instead of the system's (`ca-file`), for
     /// servers with a private CA; nil for the system's.
     public var certificateAuthorities: String?
+    /// The proxy every request goes through (`CURLOPT_PROXY`); nil for libcurl's own choice,
+    /// from `http_proxy`, `https_proxy` and `no_proxy`.
+    public var proxy: String?
+    /// Whether the cookies servers set are kept in memory and sent back for the rest of the run
+    /// (a CDN that sets one on a redirect and wants it on the next hop).
+    public var cookies: Bool
 
     /// The defaults: `podcast/<version>`, 15 s to connect, under 1 KiB/s for 60 s is a stall, 10 redirects,
-    /// no extra headers, no step down from https to http.
+    /// no extra headers, no step down from https to http, libcurl's proxy, cookies kept for the run.
     public init(
         userAgent: String = "podcast/\(podcastVersion)",
         connectTimeout: Int = 15,
@@ -28,7 +34,9 @@ public struct HTTPSettings: Sendable, Equatable {
         maxRedirects: Int = 10,
         headers: RequestHeaders = RequestHeaders(),
         allowsInsecureRedirects: Bool = false,
-        certificateAuthorities: String? = nil
+        certificateAuthorities: String? = nil,
+        proxy: String? = nil,
+        cookies: Bool = true
     ) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
@@ -38,5 +46,7 @@ public struct HTTPSettings: Sendable, Equatable {
         self.headers = headers
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.certificateAuthorities = certificateAuthorities
+        self.proxy = proxy
+        self.cookies = cookies
     }
 }

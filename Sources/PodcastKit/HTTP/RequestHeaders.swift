@@ -26,6 +26,23 @@ public struct RequestHeaders: Sendable, Equatable, Codable {
         return hosts.contains(where: origin.isWithin) ? fields : []
     }
 
+    /// What is wrong with `field` as a header, or nil when it is one line of `Name: value`.
+    public static func problem(with field: String) -> String? {
+        let name = field.prefix { $0 != ":" }
+        guard field.contains(":"), !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" }) else {
+            return "a header is 'Name: value', not \"\(name):…\""
+        }
+        guard !field.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+            return "header \(name) must be one line"
+        }
+        return nil
+    }
+
+    /// Whether `host` can name the hosts headers go to (`cdn.example.com`): no scheme, port, path or spaces.
+    public static func isHostName(_ host: String) -> Bool {
+        !host.isEmpty && !host.contains(where: { "/:@ ".contains($0) })
+    }
+
     /// The header names, for messages: the values are never shown.
     public var names: [String] {
         fields.map { String($0.prefix { $0 != ":" }) }

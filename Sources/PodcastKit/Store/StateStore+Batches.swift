@@ -32,7 +32,7 @@ extension StateStore {
     /// Marks `item` queued for the worker, or returns how it settles at once.
     private func queue(_ item: DownloadItem) throws(SQLiteError) -> DownloadResult? {
         guard let url = item.entry.enclosureURL else {
-            return DownloadResult(item: item, state: .failed, path: nil, bytes: 0, error: "the feed gives no media file for this episode")
+            return DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: DownloadResult.noMedia)
         }
         let existing = try selectDownload(item.key)
         if let existing {

@@ -1,17 +1,44 @@
 import FoundationEssentials
 
 extension StateStore {
-    /// What `status` shows: every download not finished, and those finished since `since`, in a
-    /// stable order (by podcast, newest episode first) so a redrawn display does not reshuffle.
-    public func progressBuffer(finishedSince since: Date) throws(StoreError) -> [DownloadRecord] {
-        try read { () throws(SQLiteError) -> [DownloadRecord] in
+    /// What `status` shows: every download not finished, in a stable order (by podcast, newest
+    /// episode first) so a redrawn display does not reshuffle, each with when it last changed.
+    public func unfinishedProgress() throws(StoreError) -> [(record: DownloadRecord, updated: Date)] {
+        try read { () throws(SQLiteError) -> [(record: DownloadRecord, updated: Date)] in
             let query = try connection.prepare("""
-                SELECT \(Self.downloadColumns) FROM downloads
-                WHERE state != 'downloaded' OR updated_at >= :since
+                SELECT \(Self.downloadColumns), updated_at FROM downloads
+                WHERE state != 'downloaded'
                 ORDER BY podcast_title, published DESC, title, identity
                 """)
-            try query.bind(since.timeIntervalSince1970, named: ":since")
-            return try query.rows { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
+            return try query.rows { row throws(SQLiteError) in try Self.timedRecord(from: row) }
         }
+    }
+
+    /// Finished downloads, the most recently finished first: those finished at `since` or later
+    /// (nil: ever), at most `limit` of them (nil: all).
+    public func finishedDownloads(since: Date?, limit: Int?) throws(StoreError) -> [(record: DownloadRecord, updated: Date)] {
+        try read { () throws(SQLiteError) -> [(record: DownloadRecord, updated: Date)] in
+            let query = try connection.prepare("""
+                SELECT \(Self.downloadColumns), updated_at FROM downloads
+                WHERE state = 'downloaded' AND updated_at >= :since
+                ORDER BY updated_at DESC, podcast_title, title LIMIT :limit
+                """)
+            try query.bind(since?.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude, named: ":since")
+            try query.bind(limit ?? -1, named: ":limit")
+            return try query.rows { row throws(SQLiteError) in try Self.timedRecord(from: row) }
+        }
+    }
+
+    /// How many downloads finished at `since` or later.
+    public func finishedCount(since: Date) throws(StoreError) -> Int {
+        try read { () throws(SQLiteError) -> Int in
+            let query = try connection.prepare("SELECT count(*) FROM downloads WHERE state = 'downloaded' AND updated_at >= :since")
+            try query.bind(since.timeIntervalSince1970, named: ":since")
+            return try query.firstRow { row throws(SQLiteError) in try row.int(at: 0) } ?? 0
+        }
+    }
+
+    private static func timedRecord(from row: SQLiteStatement) throws(SQLiteError) -> (record: DownloadRecord, updated: Date) {
+        (try downloadRecord(from: row), Date(timeIntervalSince1970: row.optionalDouble(at: 27) ?? 0))
     }
 }

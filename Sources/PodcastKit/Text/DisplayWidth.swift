@@ -42,6 +42,32 @@ public enum DisplayWidth {
         return result + "…"
     }
 
+    /// `text` cut to at most `width` columns by taking out its middle ("Episode 1…: The End"),
+    /// keeping a third of the room for the start and the rest for the end, where titles that
+    /// share a start differ.
+    public static func truncateMiddle(_ text: String, to width: Int) -> String {
+        guard width > 2 else { return truncate(text, to: width) }
+        guard of(text) > width else { return text }
+        let head = (width - 1) / 3
+        var start = ""
+        var used = 0
+        for character in text {
+            let columns = of(character)
+            if used + columns > head { break }
+            start.append(character)
+            used += columns
+        }
+        var end = ""
+        var tail = 0
+        for character in text.reversed() {
+            let columns = of(character)
+            if tail + columns > width - 1 - used { break }
+            end.insert(character, at: end.startIndex)
+            tail += columns
+        }
+        return start + "…" + end
+    }
+
     /// `text` padded with spaces to `width` columns, on the right or, for `.right`, on the left.
     public static func pad(_ text: String, to width: Int, alignment: TextTable.Alignment) -> String {
         let padding = String(repeating: " ", count: max(0, width - of(text)))

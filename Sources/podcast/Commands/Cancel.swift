@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast cancel <selection>|all`: stop downloads and drop them with their partial data.
-struct Cancel: ParsableCommand {
+struct Cancel: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Cancel downloads: stop them and delete their partial data.",
@@ -31,18 +31,9 @@ struct Cancel: ParsableCommand {
     }
 
     func run() throws {
-        let context = try CommandContext.current()
+        let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
-        var keys: [EpisodeKey]?
-        if !selection.contains(where: { $0.lowercased() == "all" }) || !filters.filter.isEmpty {
-            guard let listing = try store.currentListing() else {
-                throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
-            }
-            let new = listing.newNumbers(records: try store.downloadRecords(feed: listing.source.feedKey))
-            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count, isNew: new.contains)
-            let chosen = Set(try filters.filter.apply(DownloadItem.items(numbers, of: listing).map(\.entry)).map(\.number))
-            keys = DownloadItem.items(numbers.filter(chosen.contains), of: listing).map(\.key)
-        }
+        let keys = try ListingSelection.keys(selection, filter: filters.filter, store: store, verb: "cancel")
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.
         BatchCompletion.settle(store: store, context: context)

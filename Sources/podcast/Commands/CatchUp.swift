@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast catch-up [<subscription>...]`: mark every new episode seen, so update downloads none of them.
-struct CatchUp: ParsableCommand {
+struct CatchUp: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "catch-up",
         abstract: "Mark every new episode of subscriptions as seen: update will not download them.",

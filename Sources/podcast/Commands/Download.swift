@@ -4,7 +4,7 @@ import PodcastKit
 
 /// `podcast download [<feed>] <selection>...`: fetch episodes of the last listing (or of a feed
 /// listed first), several at once.
-struct Download: ParsableCommand {
+struct Download: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download episodes (or music previews) of the last listing, or of a feed named first.",
@@ -88,22 +88,13 @@ struct Download: ParsableCommand {
             }
             listing = current
         }
-        let new = words.contains { $0.lowercased().contains("new") }
-            ? listing.newNumbers(records: try store.downloadRecords(feed: listing.source.feedKey)) : []
-        let numbers = try Selection(words).numbers(inListingOf: listing.items.count, isNew: new.contains)
-        let chosen = Set(try filters.filter.apply(DownloadItem.items(numbers, of: listing).map(\.entry)).map(\.number))
-        return DownloadItem.items(numbers.filter(chosen.contains), of: listing)
+        return try ListingSelection.items(words, filter: filters.filter, in: listing, store: store)
     }
 
     /// Fetches and lists `feed` as `podcast episodes` would, and remembers the listing.
     private func list(_ feed: String, store: StateStore, context: CommandContext) throws -> Listing {
-        let reader = FeedReader(
-            catalog: try context.itunesCatalog(),
-            fetcher: FeedFetcher(http: HTTPClient(settings: context.configuration.httpSettings), cache: store, cacheDirectory: context.paths.home + "/feeds"),
-            store: store)
-        let fileURL = feed.lowercased().hasPrefix("file://") ? URL(string: feed) : nil
-        let source = fileURL.map { FeedSource.file($0.path(percentEncoded: false)) } ?? FeedSource(argument: feed)
-        let fetched = try reader.read(source, refresh: false)
+        let reader = try context.feedReader(store: store)
+        let fetched = try reader.read(try FeedSource(argument: feed), refresh: false)
         for move in fetched.moves { context.console.note(move) }
         for warning in fetched.result.warnings { context.console.warning(warning) }
         let listing = Listing(feed: fetched.result.feed, url: fetched.url)

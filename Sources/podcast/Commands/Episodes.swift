@@ -3,7 +3,7 @@ import Glibc
 import PodcastKit
 
 /// `podcast episodes <feed>`: fetch, parse and list a feed's episodes, newest first.
-struct Episodes: ParsableCommand {
+struct Episodes: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "episodes",
         abstract: "List a podcast's episodes, newest first.",
@@ -41,15 +41,13 @@ struct Episodes: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let reader = FeedReader(
-            catalog: try context.itunesCatalog(),
-            fetcher: FeedFetcher(
-                http: HTTPClient(settings: context.configuration.httpSettings), cache: store,
-                cacheDirectory: context.paths.home + "/feeds"),
-            store: store)
-        let fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
+        let reader = try context.feedReader(store: store)
+        let fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
-        let records = try store.downloadRecords(feed: fetched.url)
+        var records = try store.downloadRecords(feed: fetched.url)
+        // Files already in place that the store does not know (it was lost) show as downloaded.
+        let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
+        records.merge(PlacedFiles.records(of: listing, in: episodesDirectory, known: records)) { known, _ in known }
         // Stored beside the output, on a second core, through a store of its own (or after it,
         // here, when no thread can be started).
         let paths = context.paths

@@ -3,7 +3,7 @@ import FoundationEssentials
 import PodcastKit
 
 /// `podcast import <file.opml>`: subscribe to every feed an OPML file lists, without fetching them.
-struct Import: ParsableCommand {
+struct Import: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Subscribe to every feed of an OPML file (as podcast apps export them).",

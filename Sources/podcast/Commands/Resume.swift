@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast resume`: continue every unfinished download from its resume data.
-struct Resume: ParsableCommand {
+struct Resume: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Continue every unfinished download (interrupted, paused, or failed and worth retrying).",

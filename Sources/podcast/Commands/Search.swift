@@ -4,12 +4,12 @@ import PodcastKit
 extension SearchMedia: ExpressibleByArgument {}
 
 /// `podcast search <term>...`: find podcasts (or songs) in the iTunes catalogue.
-struct Search: ParsableCommand {
+struct Search: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",
         discussion: """
-            The results are numbered; `podcast episodes N` lists the episodes of result N until the
+            The results are numbered; `podcast episodes N` lists the episodes of result N until the \
             next search. With --media music, `podcast download N` downloads song N's preview.
 
             Examples:
@@ -23,7 +23,7 @@ struct Search: ParsableCommand {
     @Argument(help: "Words to search for.")
     var term: [String]
 
-    @Option(help: "Show at most this many results (1–200).")
+    @Option(help: "Show at most this many results (1 to 200).")
     var limit = SearchQuery.defaultLimit
 
     @Option(help: "The two-letter store country, such as US or GB (default: US, or `country` in the configuration file).")

@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast subscribe <feed>...`: remember feeds for `podcast update`, each with its baseline.
-struct Subscribe: ParsableCommand {
+struct Subscribe: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "subscribe",
         abstract: "Subscribe to feeds, so that podcast update downloads what they publish.",
@@ -32,10 +32,7 @@ struct Subscribe: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let reader = FeedReader(
-            catalog: try context.itunesCatalog(),
-            fetcher: FeedFetcher(http: HTTPClient(settings: context.configuration.httpSettings), cache: store, cacheDirectory: context.paths.home + "/feeds"),
-            store: store)
+        let reader = try context.feedReader(store: store)
         let change = settings.change(environment: context.environment)
         var rows: [SubscribeRendering.Row] = []
         for feed in feeds {
@@ -44,7 +41,7 @@ struct Subscribe: ParsableCommand {
             } catch let error as UsageError {
                 throw error
             } catch {
-                context.console.message("error: \(String(describing: error).singleLine())")
+                context.console.error("\(String(describing: error).singleLine())")
                 rows.append(SubscribeRendering.Row(title: nil, url: feed, status: .failed, episodes: 0, new: 0))
             }
         }
@@ -56,7 +53,7 @@ struct Subscribe: ParsableCommand {
     private func subscribe(
         _ feed: String, reader: FeedReader, change: SubscriptionSettingsChange, store: StateStore, console: Console
     ) throws -> SubscribeRendering.Row {
-        let source = FeedSource(argument: feed)
+        let source = try FeedSource(argument: feed)
         if case .file(let path) = source {
             throw UsageError("\(path) is a file: podcast update fetches subscriptions over http(s); give the feed's URL")
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast subscriptions`: the numbered list of subscribed feeds.
-struct Subscriptions: ParsableCommand {
+struct Subscriptions: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "subscriptions",
         abstract: "List the subscribed feeds, numbered for update, catch-up and unsubscribe.",

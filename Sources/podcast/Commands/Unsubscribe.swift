@@ -3,7 +3,7 @@ import Glibc
 import PodcastKit
 
 /// `podcast unsubscribe <subscription>...`: stop updating feeds; their files stay unless asked.
-struct Unsubscribe: ParsableCommand {
+struct Unsubscribe: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "unsubscribe",
         abstract: "Stop updating feeds; with --delete-files, also delete the files podcast downloaded for them.",
@@ -38,7 +38,7 @@ struct Unsubscribe: ParsableCommand {
             if deleteFiles {
                 for file in try store.ownFiles(of: subscription) {
                     guard unlink(file.path) == 0 || errno == ENOENT else {
-                        context.console.message("error: could not delete \(file.path): \(SystemError.last("unlink", path: file.path).reason); delete it yourself")
+                        context.console.error("could not delete \(file.path): \(SystemError.last("unlink", path: file.path).reason); delete it yourself")
                         failed = true
                         continue
                     }

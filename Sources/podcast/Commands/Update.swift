@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// `podcast update [<subscription>...]`: fetch every subscribed feed at once and download what is new.
-struct Update: ParsableCommand {
+struct Update: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Fetch the subscribed feeds and download their new episodes (for cron or a systemd timer).",
@@ -29,9 +29,6 @@ struct Update: ParsableCommand {
     @Flag(help: "Fetch every feed in full even when its server says it has not changed.")
     var refresh = false
 
-    @Flag(name: .shortAndLong, help: "Print only errors (for cron).")
-    var quiet = false
-
     @Flag(help: "Hand the whole update to the background worker and return at once; watch with `podcast status --watch`.")
     var background = false
 
@@ -51,7 +48,7 @@ struct Update: ParsableCommand {
         let all = try store.subscriptions()
         guard !all.isEmpty else {
             if output.json { context.console.print(UpdateRendering.emptyJSON.serialized(pretty: false)) }
-            if !quiet { context.console.message("no subscriptions to update; add one with podcast subscribe <feed>") }
+            context.console.message("no subscriptions to update; add one with podcast subscribe <feed>")
             return
         }
         let chosen = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
@@ -63,10 +60,10 @@ struct Update: ParsableCommand {
         let stop = RunStop()
         Interruption.forward(to: { stop.stop() })
         let started = ContinuousClock.now
-        let display = quiet ? nil : ProgressDisplay(console: context.console)
+        let display = ProgressDisplay(console: context.console)
         let outcome: SubscriptionUpdate.Outcome
         do {
-            defer { display?.close() }
+            defer { display.close() }
             outcome = try update.run(chosen, check: check, refresh: refresh, stop: stop) { event in
                 show(event, display: display, console: context.console)
             }
@@ -80,29 +77,24 @@ struct Update: ParsableCommand {
         } else if check {
             for line in rendering.pendingLines { context.console.print(line) }
         }
-        if !quiet { context.console.message(rendering.summary(check: check)) }
+        context.console.message(rendering.summary(check: check))
         try DownloadSession.end(outcome.stop, succeeded: rendering.succeeded, again: "podcast update", console: context.console)
     }
 
-    /// One event of the update: feed lines and warnings (errors even with -q), the downloads'
+    /// One event of the update: feed lines and warnings (errors also with --quiet), the downloads'
     /// display, deletions by keep.
-    private func show(_ event: SubscriptionUpdate.Event, display: ProgressDisplay?, console: Console) {
+    private func show(_ event: SubscriptionUpdate.Event, display: ProgressDisplay, console: Console) {
         switch event {
         case .feed(let report):
-            for line in UpdateRendering.lines(for: report) where !quiet || line.hasPrefix("error:") {
-                display?.say(line) ?? console.message(line)
-            }
+            UpdateRendering.lines(for: report).forEach(display.say)
         case .download(let update):
             // Off a terminal (cron mail), a line per finished episode is enough: none per start.
             if case .started = update, !console.stderrIsTerminal { return }
-            if let display { return display.show(update) }
-            if case .finished(let result) = update, !result.succeeded, result.state != .paused {
-                console.message("error: \(result.item.label): \(result.error ?? "failed")")
-            }
+            display.show(update)
         case .deleted(let path, let subscription):
-            if !quiet { display?.say("deleted \(path) (keep \(subscription.settings.keep ?? 0) of \(subscription.title))") }
+            display.say("deleted \(path) (keep \(subscription.settings.keep ?? 0) of \(subscription.title))")
         case .warning(let message):
-            if !quiet { display?.say("warning: " + message) }
+            display.say("warning: " + message)
         }
     }
 }

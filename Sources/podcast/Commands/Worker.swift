@@ -18,7 +18,7 @@ struct Worker: ParsableCommand {
         signal(SIGHUP, SIG_IGN)
         signal(SIGCHLD, SIG_IGN)
         let stop = RunStop()
-        Interruption.forward(to: { stop.stop() })
+        Interruption.forward(to: { stop.stop() }, signals: [SIGINT, SIGTERM])
         let store = try context.openStore()
         let worker = BackgroundWorker(
             paths: context.paths, store: store,

@@ -20,7 +20,7 @@ struct BatchRendering {
     /// or `batch 4 open: 2 of 5 episodes settled`.
     var line: String {
         guard let finished = batch.finished else {
-            return "batch \(batch.id) open: \(batch.results.count) of \(batch.results.count + batch.pending) episodes settled"
+            return "batch \(batch.id) open: \(batch.results.count) of \(Plural.count(batch.results.count + batch.pending, "episode")) settled"
         }
         let counts = DownloadRendering.counts(batch.results)
         return "batch \(batch.id) finished \(UTCDate.iso8601(finished)): \(counts)" + (batch.summaryPath.map { "; summary \($0)" } ?? "")

@@ -5,7 +5,7 @@ struct DownloadRendering {
     let results: [DownloadResult]
     let elapsed: Duration
 
-    /// `downloaded 2, skipped 1, failed 1: 96.5 MB in 3.2 s`, with `paused N` and `cancelled N`
+    /// `downloaded 2, skipped 1, failed 1: 96.5 MiB in 3.2 s`, with `paused N` and `cancelled N`
     /// when there are any; the size is what was fetched.
     var summary: String {
         let bytes = results.reduce(Int64(0)) { $0 + $1.bytes }

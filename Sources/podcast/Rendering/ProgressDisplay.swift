@@ -1,42 +1,39 @@
-import CTerminal
 import Glibc
 import PodcastKit
 
-/// Shows downloads as they go, on stderr: on a terminal, one bar per running episode redrawn in
-/// place (each frame written at once, clipped to the width, cursor hidden meanwhile); otherwise
-/// one plain line when an episode starts and one when it ends, written a few at a time.
+/// Shows downloads as they go, on stderr. On a terminal: one row per running episode redrawn in
+/// place (`LiveFrame`, `ProgressLayout`), with how many more wait their turn. Otherwise (a pipe,
+/// a log, `TERM=dumb`): a line when an episode starts, every tenth of its progress or 10 s, and
+/// when it ends, written a few at a time; so also with `--verbose`, whose HTTP lines would break
+/// a frame. `--quiet` keeps only errors and warnings.
 final class ProgressDisplay {
     private let console: Console
-    private let live: Bool
+    private let frame: LiveFrame?
+    private let quiet: Bool
+    /// Episodes the batch was asked for, when known: the display counts those not started yet.
+    private let expected: Int?
+    private var ended = 0
+    private let numberWidth: Int
     /// Off a terminal, the lines not written yet. They go out with each progress update (at most
     /// 4 times a second while anything runs), with a warning or a retry, once 16 KiB gather, and
     /// at the end: 2,000 small episodes would otherwise cost 4,000 writes.
     private var unwritten = ""
-    /// The running episodes (at most the concurrency) in the order they started, and where each stands.
-    private var running: [Row] = []
-    private var drawnLines = 0
+    /// The running episodes in the order they started.
+    private var running: [ProgressRow] = []
 
-    /// One running episode's line. A class, so finding and updating a row copies no strings.
-    private final class Row {
-        let item: DownloadItem
-        var progress: TransferProgress?
-        /// When it is tried again, and why it failed, while it waits.
-        var retry: (at: ContinuousClock.Instant, reason: String)?
+    /// Off a terminal, a running episode gets a line at least this often.
+    static let plainInterval = Duration.seconds(10)
 
-        init(item: DownloadItem) {
-            self.item = item
-        }
-
-        /// Whether the row shows `other` (same feed, same episode).
-        func shows(_ other: DownloadItem) -> Bool {
-            item.key == other.key
-        }
-    }
-
-    init(console: Console) {
+    /// A display for a batch of `items` (empty when the batch does not know them up front).
+    init(console: Console, items: [DownloadItem] = []) {
         self.console = console
-        live = console.stderrIsTerminal
-        if live { Console.write("\u{1B}[?25l", to: STDERR_FILENO) }
+        let style = OutputStyle.current
+        quiet = style.verbosity == .quiet
+        // `--verbose` writes HTTP lines from the engine thread as they happen: a log, not a frame.
+        let verbose = style.verbosity == .verbose
+        frame = console.isLive(STDERR_FILENO) && !quiet && !verbose ? LiveFrame(descriptor: STDERR_FILENO, console: console) : nil
+        expected = items.isEmpty ? nil : items.count
+        numberWidth = max(1, String(items.compactMap(\.number).max() ?? 1).count)
     }
 
     /// Takes one update from the batch.
@@ -44,57 +41,79 @@ final class ProgressDisplay {
         switch update {
         case .started(let item):
             if let row = row(of: item) {
-                row.retry = nil
+                row.restart()
             } else {
-                running.append(Row(item: item))
-                if !live { print("downloading \(item.label)") }
+                running.append(ProgressRow(item: item))
+                if frame == nil { print("downloading \(item.label)") }
             }
         case .progress(let snapshot):
+            let now = ContinuousClock.now
             for (item, progress) in snapshot {
-                row(of: item)?.progress = progress
+                guard let row = row(of: item) else { continue }
+                row.update(progress, now: now)
+                if frame == nil { reportPlainly(row, now: now) }
             }
             writeUnwritten()
         case .finished(let result):
             running.removeAll { $0.shows(result.item) }
-            print(line(for: result))
+            ended += 1
+            print(line(for: result), always: result.state == .failed)
         case .warning(let item, let message):
-            print("warning: \(item.label): \(message)")
+            print(OutputStyle.paint("warning:", .yellow) + " \(item.label): \(message)", always: true)
             writeUnwritten()
         case .notice(let message):
             print("note: \(message)")
             writeUnwritten()
         case .retrying(let item, let until, let reason):
             row(of: item)?.retry = (until, reason)
-            if !live { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
+            if frame == nil { print("retrying \(item.label) in \(Self.seconds(until - .now)): \(reason)") }
             writeUnwritten()
         }
-        if live { redraw() }
+        redraw()
     }
 
-    /// Prints `line` above the bars (a feed's news during an update), as it is.
+    /// Prints `line` above the rows (a feed's news during an update) as it is; an `error:` line
+    /// even with `--quiet`.
     func say(_ line: String) {
-        print(line)
+        print(line, always: line.hasPrefix("error:"))
         writeUnwritten()
-        if live { redraw() }
-    }
-
-    private func row(of item: DownloadItem) -> Row? {
-        running.first { $0.shows(item) }
+        redraw()
     }
 
     /// Draws the last frame and gives the cursor back, or writes the last lines.
     func close() {
-        guard live else { return writeUnwritten() }
+        guard let frame else { return writeUnwritten() }
         running.removeAll()
         redraw()
-        Console.write("\u{1B}[?25h", to: STDERR_FILENO)
+        frame.close()
     }
 
-    /// Prints a line that stays, above the bars (off a terminal, soon: see `unwritten`).
-    private func print(_ text: String) {
-        guard !live else {
-            clear()
-            return console.message(text)
+    private func row(of item: DownloadItem) -> ProgressRow? {
+        running.first { $0.shows(item) }
+    }
+
+    /// Off a terminal: a line for `row` when it has passed another tenth, or after `plainInterval`.
+    private func reportPlainly(_ row: ProgressRow, now: ContinuousClock.Instant) {
+        guard !quiet, row.receiving else { return }
+        let tenth = (row.percent ?? 0) / 10
+        let due = now - row.reportedAt >= Self.plainInterval
+        guard (tenth > row.reportedTenth && tenth < 10) || due else { return }
+        row.reportedTenth = tenth
+        row.reportedAt = now
+        let amount = row.total.map { "\(ByteCount.text(row.bytes)) of \(ByteCount.text($0))" } ?? ByteCount.text(row.bytes)
+        let percent = row.percent.map { "\($0)%, " } ?? ""
+        let speed = row.speed(now: now).map { ", \(ByteCount.text(Int64($0)))/s" } ?? ""
+        let stalled = row.stalled(now: now).map { ", stalled \(Self.seconds($0))" } ?? ""
+        print("progress \(row.item.label): \(percent)\(amount)\(stalled.isEmpty ? speed : stalled)")
+    }
+
+    /// Prints a line that stays, above the rows (off a terminal, soon: see `unwritten`); with
+    /// `--quiet`, only when `always`.
+    private func print(_ text: String, always: Bool = false) {
+        guard !quiet || always else { return }
+        if let frame {
+            frame.clear()
+            return Console.write(text + "\n", to: STDERR_FILENO)
         }
         unwritten += text + "\n"
         if unwritten.utf8.count >= 16 * 1024 { writeUnwritten() }
@@ -112,53 +131,25 @@ final class ProgressDisplay {
         case .downloaded:
             let size = result.fileSize ?? result.bytes
             let fetched = size == result.bytes ? "" : " (fetched \(Self.bytes(result.bytes)))"
-            return "downloaded \(name): \(Self.bytes(size))\(fetched) → \(result.path ?? "")"
+            return OutputStyle.paint("downloaded", .green) + " \(name): \(Self.bytes(size))\(fetched) → \(result.path ?? "")"
         case .skipped: return "skipped \(name): \(result.error ?? "nothing to do")"
-        case .failed: return "error: \(name): \(result.error ?? "failed")"
+        case .failed: return OutputStyle.paint("error:", .red) + " \(name): \(result.error ?? "failed")"
         case .paused: return "paused \(name)" + (result.error.map { $0 == "paused" ? "" : ": \($0)" } ?? "")
         case .cancelled: return "cancelled \(name)"
         }
     }
 
-    private func clear() {
-        guard drawnLines > 0 else { return }
-        Console.write("\u{1B}[\(drawnLines)F\u{1B}[0J", to: STDERR_FILENO)
-        drawnLines = 0
-    }
-
     private func redraw() {
-        let width = max(20, Int(podcast_terminal_columns(STDERR_FILENO)) - 1)
-        var frame = drawnLines > 0 ? "\u{1B}[\(drawnLines)F" : ""
-        for row in running {
-            frame += "\u{1B}[2K" + DisplayWidth.truncate(bar(row, width: width), to: width) + "\n"
+        guard let frame else { return }
+        let layout = ProgressLayout(width: max(10, frame.columns - 1), numberWidth: numberWidth)
+        var lines = layout.lines(running)
+        let queued = expected.map { max(0, $0 - ended - running.count) } ?? 0
+        if queued > 0 { lines.append("\(queued) more queued") }
+        frame.draw(lines) { hidden in
+            let rows = hidden - (queued > 0 ? 1 : 0)
+            guard rows > 0 else { return "\(queued) more queued" }
+            return "+\(rows) more running" + (queued > 0 ? ", \(queued) queued" : "")
         }
-        frame += "\u{1B}[0J"
-        drawnLines = running.count
-        Console.write(frame, to: STDERR_FILENO)
-    }
-
-    private func bar(_ row: Row, width: Int) -> String {
-        let progress = row.progress
-        let bytes = progress?.bytes ?? 0
-        let total = progress?.total ?? row.item.entry.enclosureLength
-        let percent = total.map { $0 > 0 ? "\(min(100, bytes * 100 / $0))%" : "" } ?? ""
-        let amount = total.map { "\(Self.bytes(bytes)) of \(Self.bytes($0))" } ?? Self.bytes(bytes)
-        let state: String
-        if let retry = row.retry {
-            state = "retry in \(Self.seconds(retry.at - .now)): \(retry.reason)"
-        } else if let speed = progress?.speed {
-            let eta = total.flatMap { total in
-                speed > 0 && total > bytes ? "  ETA " + EpisodesRendering.clock(Int(Double(total - bytes) / speed)) : nil
-            }
-            state = (speed > 0 ? "\(Self.bytes(Int64(speed)))/s" : "") + (eta ?? "")
-        } else {
-            state = "waiting"
-        }
-        let details = [percent, amount, state].filter { !$0.isEmpty }.joined(separator: "  ")
-        let number = row.item.number.map(String.init) ?? "-"
-        let titleWidth = max(10, width - DisplayWidth.of(details) - 6 - number.count)
-        let title = DisplayWidth.pad(DisplayWidth.truncate(row.item.entry.title.singleLine(), to: titleWidth), to: titleWidth, alignment: .left)
-        return "\(number)  \(title)  \(details)"
     }
 
     /// `5 s`, rounded up, never negative.
@@ -167,7 +158,7 @@ final class ProgressDisplay {
         return "\(whole) s"
     }
 
-    /// `48.2 MB`.
+    /// `48.2 MiB`.
     static func bytes(_ count: Int64) -> String {
         ByteCount.text(count)
     }

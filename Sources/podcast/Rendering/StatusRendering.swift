@@ -1,38 +1,91 @@
+import FoundationEssentials
 import PodcastKit
 
-/// How `status` shows the progress buffer: the worker, one table row per download, what to do
-/// about interrupted ones, and the recent batches; or the contract's JSON document.
+/// How `status` shows the progress buffer: the worker; the running and queued downloads first,
+/// then those that need a decision (failed, paused, interrupted), then the latest finished ones
+/// and how many more there are; what to do about interrupted ones; the recent batches. Each row
+/// carries its number in the last listing, which `pause` and `cancel` take. Or the contract's
+/// JSON document.
 struct StatusRendering {
     let status: DownloadStatus
     let paths: PodcastPaths
+    /// The numbers of the last listing, by episode.
+    let numbers: [EpisodeKey: Int]
+    /// Whether finished rows show when they finished (`status --all`).
+    let datedFinished: Bool
 
-    /// The text, each line at most `width` columns (nil: no limit).
-    func lines(width: Int?) -> [String] {
-        var lines = [status.worker.map { "worker: running (pid \($0)); log: \(paths.workerLog)" } ?? "worker: not running"]
-        if status.downloads.isEmpty {
-            lines.append("no downloads")
-        } else {
-            lines += table.render(width: width).lines
+    init(status: DownloadStatus, paths: PodcastPaths, listing: Listing?, datedFinished: Bool = false) {
+        self.status = status
+        self.paths = paths
+        self.datedFinished = datedFinished
+        var numbers: [EpisodeKey: Int] = [:]
+        if let listing {
+            let feed = listing.source.feedKey
+            for item in listing.items { numbers[EpisodeKey(feed: feed, identity: item.identity)] = item.number }
         }
-        return lines + footer
+        self.numbers = numbers
     }
 
-    /// What follows the table: what to do about interrupted downloads, then the batches.
+    /// How many finished downloads `status` shows; `--all` shows every one.
+    static let latestFinished = 5
+
+    /// The text, each line at most `width` columns (nil: no limit) and, with `height`, at most
+    /// that many lines: rows that do not fit are counted in a "+N more" line instead.
+    func lines(width: Int?, height: Int? = nil) -> [String] {
+        let header = [status.worker.map { "worker: running (pid \($0)); log: \(paths.workerLog)" } ?? "worker: not running"]
+        guard !status.downloads.isEmpty else { return header + ["no downloads"] + footer }
+        var table = self.table.render(width: width).lines
+        if let height {
+            let room = height - header.count - footer.count - 1
+            let rows = table.count - 1
+            if rows > max(1, room - 1) {
+                let kept = max(1, room - 1)
+                table = Array(table.prefix(1 + kept)) + ["+\(rows - kept) more; podcast status lists them all"]
+            }
+        }
+        return header + table + footer
+    }
+
+    /// What follows the table: how many more finished, what to do about interrupted downloads,
+    /// then the batches.
     var footer: [String] {
-        notices + status.batches.map { BatchRendering(batch: $0).line }
+        let more = status.finishedNotShown > 0
+            ? ["and \(status.finishedNotShown) more finished in the last 24 h; podcast status --all lists them, podcast history lists older ones too"]
+            : []
+        return more + notices + status.batches.map { BatchRendering(batch: $0).line }
+    }
+
+    /// The rows in the order they are shown: running and queued, then failed, paused and
+    /// interrupted, then finished (most recent first, as read).
+    var ordered: [DownloadStatus.Entry] {
+        let rank: (DownloadStatus.State) -> Int = { state in
+            switch state {
+            case .downloading: 0
+            case .queued: 1
+            case .failed, .paused, .interrupted: 2
+            case .downloaded: 3
+            }
+        }
+        return status.downloads.enumerated().sorted { (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset) }.map(\.element)
+    }
+
+    /// The episode's number in the last listing, or "-".
+    func number(of record: DownloadRecord) -> String {
+        numbers[EpisodeKey(feed: record.feed, identity: record.identity)].map(String.init) ?? "-"
     }
 
     private var table: TextTable {
-        let columns = [
+        var columns = [
+            TextTable.Column("#", alignment: .right),
             TextTable.Column("State"),
             TextTable.Column("Done", alignment: .right),
             TextTable.Column("Size", alignment: .right),
             TextTable.Column("Speed", alignment: .right, droppable: true),
             TextTable.Column("ETA", alignment: .right, droppable: true),
-            TextTable.Column("Podcast", minWidth: 8, shrinkStage: 2),
-            TextTable.Column("Title", minWidth: 16, shrinkStage: 1),
         ]
-        let rows = status.downloads.map { entry in
+        if datedFinished { columns.append(TextTable.Column("Finished", droppable: true)) }
+        columns += [TextTable.Column("Podcast", minWidth: 8, shrinkStage: 2, droppable: true), TextTable.Column("Title", minWidth: 16, shrinkStage: 1)]
+        let rows = ordered.map { entry in
             let record = entry.record
             let total = record.resume.total ?? record.enclosureLength
             let percent = total.map { $0 > 0 ? "\(min(100, record.bytes * 100 / $0))%" : "" } ?? ""
@@ -41,10 +94,9 @@ struct StatusRendering {
             let eta = speed.flatMap { speed in
                 total.flatMap { $0 > record.bytes ? EpisodesRendering.clock(Int(Double($0 - record.bytes) / speed)) : nil }
             }
-            return [
-                entry.state.rawValue, percent, size, speed.map { "\(ByteCount.text(Int64($0)))/s" } ?? "", eta ?? "",
-                record.podcastTitle, record.title + (entry.state == .failed ? " (\(record.error ?? "failed"))" : ""),
-            ]
+            var row = [number(of: record), entry.state.rawValue, percent, size, speed.map { "\(ByteCount.text(Int64($0)))/s" } ?? "", eta ?? ""]
+            if datedFinished { row.append(entry.state == .downloaded ? UTCDate.minute(entry.updated) : "") }
+            return row + [record.podcastTitle, record.title + (entry.state == .failed ? " (\(record.error ?? "failed"))" : "")]
         }
         return TextTable(columns: columns, rows: rows)
     }
@@ -66,14 +118,15 @@ struct StatusRendering {
         return speed
     }
 
-    /// `{"downloads": [{"guid", "title", "podcast", "state", "bytes", "total", "path", "error", "speed"}],
-    /// "worker": {"running", "pid", "log"}, "batches": [{"id", "created", "finished", "pending",
+    /// `{"downloads": [{"number", "guid", "title", "podcast", "state", "bytes", "total", "path", "error", "speed",
+    /// "finished"}], "worker": {"running", "pid", "log"}, "batches": [{"id", "created", "finished", "pending",
     /// "downloaded", "skipped", "failed", "summary"}]}`.
     var json: JSONValue {
         .object([
-            ("downloads", .array(status.downloads.map { entry in
+            ("downloads", .array(ordered.map { entry in
                 let record = entry.record
                 return .object([
+                    ("number", .int(numbers[EpisodeKey(feed: record.feed, identity: record.identity)])),
                     ("guid", .string(record.guid)),
                     ("title", .string(record.title)),
                     ("podcast", .string(record.podcastTitle)),
@@ -83,6 +136,7 @@ struct StatusRendering {
                     ("path", .string(entry.state == .downloaded ? record.path : nil)),
                     ("error", .string(entry.state == .failed || entry.state == .paused ? record.error : nil)),
                     ("speed", .int(Self.speed(of: entry).map { Int($0) })),
+                    ("finished", .string(entry.state == .downloaded ? UTCDate.iso8601(entry.updated) : nil)),
                 ])
             })),
             ("worker", .object([

@@ -26,12 +26,12 @@ enum BackgroundSubmission {
         }
         let settled = queued.settled > 0 ? " (\(queued.settled) already done or without media)" : ""
         guard queued.queued > 0 else {
-            context.console.message("nothing to download in the background: all \(queued.settled) episodes are already done or have no media")
+            context.console.message("nothing to download in the background: " + (queued.settled == 1 ? "the episode is" : "all \(queued.settled) episodes are") + " already done or without media")
             return
         }
         let owner = worker.map { " (pid \($0))" } ?? ""
         context.console.message(
-            "queued \(queued.queued) episodes\(settled) for the background worker\(owner) as batch \(queued.id); "
+            "queued \(Plural.count(queued.queued, "episode"))\(settled) for the background worker\(owner) as batch \(queued.id); "
                 + "watch with: podcast status --watch; log: \(log)")
     }
 
@@ -62,7 +62,7 @@ enum BackgroundSubmission {
         do {
             return try WorkerLauncher.ensureWorker(paths: context.paths, environment: context.environment)
         } catch {
-            context.console.message("error: cannot start the background worker: \(error); \(otherwise)")
+            context.console.error("cannot start the background worker: \(error); \(otherwise)")
             throw ExitCode(ExitStatus.operationFailed)
         }
     }
@@ -79,7 +79,7 @@ enum BackgroundSubmission {
             do {
                 headersFile = try headers.save(settings.engine.http.headers.fields)
             } catch {
-                context.console.message("error: cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
+                context.console.error("cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }
@@ -90,7 +90,7 @@ enum BackgroundSubmission {
         } catch {
             if let headersFile {
                 do { try headers.remove(headersFile) } catch {
-                    context.console.message("warning: could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
+                    context.console.warning("could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
                 }
             }
             throw error

@@ -8,21 +8,40 @@ struct CommandContext {
     let configuration: Configuration
     let console: Console
 
-    /// The context of this process: environment, paths, configuration file.
-    static func current() throws -> CommandContext {
+    /// The context of this process: environment, paths, configuration file. A configuration file
+    /// that cannot be used is an error, except for a `tolerant` command (one that only reads
+    /// state or stops work: a running download must stay stoppable while the file is being
+    /// fixed), which runs with the defaults and a warning.
+    static func current(tolerant: Bool = false) throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         let paths = PodcastPaths(environment: environment)
-        let configuration = try Configuration.load(path: paths.configFile)
         let console = Console(environment: environment)
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: paths.configFile, required: !(environment["PODCAST_CONFIG"] ?? "").isEmpty)
+        } catch {
+            guard tolerant else { throw error }
+            console.warning("\(error.description.prefix { $0 != ";" }); running with the default settings")
+            return CommandContext(environment: environment, paths: paths, configuration: Configuration(), console: console)
+        }
         for key in configuration.unknownKeys {
             console.warning("\(key) is not a setting this version knows; ignored")
         }
         return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console)
     }
 
+    /// The HTTP settings of searches and feed fetches: the file's over the defaults. The file's
+    /// `headers` go with them only when `header-hosts` names where: unscoped, they are for the
+    /// servers downloads start at, and must not reach the iTunes API or every feed's host.
+    var httpSettings: HTTPSettings {
+        var settings = configuration.httpSettings(environment: environment)
+        if settings.headers.hosts.isEmpty { settings.headers = RequestHeaders() }
+        return settings
+    }
+
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
     func itunesCatalog() throws -> ITunesCatalog {
-        let http = HTTPClient(settings: configuration.httpSettings)
+        let http = HTTPClient(settings: httpSettings)
         guard let base = environment["PODCAST_ITUNES_URL"], !base.isEmpty else {
             return ITunesCatalog(http: http)
         }
@@ -32,6 +51,17 @@ struct CommandContext {
                     + "http://127.0.0.1:8080, or unset it to use \(ITunesCatalog.defaultBaseURL)")
         }
         return ITunesCatalog(baseURL: base, http: http)
+    }
+
+    /// What reads the feed a user names (a URL, a file, a search number, `itunes:<id>`), with
+    /// the feed cache in the home and `store` holding the last search.
+    func feedReader(store: StateStore) throws -> FeedReader {
+        FeedReader(catalog: try itunesCatalog(), fetcher: feedFetcher(store: store), store: store)
+    }
+
+    /// What fetches feeds by URL, with conditional GET against the feed cache in the home.
+    func feedFetcher(store: StateStore) -> FeedFetcher {
+        FeedFetcher(http: HTTPClient(settings: httpSettings), cache: store, cacheDirectory: paths.home + "/feeds")
     }
 
     /// The state store, created on first use.

@@ -1,6 +1,7 @@
 import CTerminal
 import Glibc
 import PodcastKit
+import Synchronization
 
 /// Where a command's output goes: data on stdout, messages and progress on stderr.
 struct Console {
@@ -8,11 +9,23 @@ struct Console {
     let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     /// Whether stderr is a terminal (hints and live progress only then).
     let stderrIsTerminal = isatty(STDERR_FILENO) == 1
-    /// `$COLUMNS`, used as the width when stdout is not a terminal.
+    /// `$COLUMNS`, used as the width when stdout is not a terminal or the terminal reports none.
     let columnsVariable: Int?
+    /// `$LINES`, used as the height when the terminal reports none.
+    let linesVariable: Int?
+    /// False for `TERM=dumb`: a terminal that understands no escape sequences.
+    let terminalIsCapable: Bool
 
     init(environment: [String: String]) {
         columnsVariable = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        linesVariable = environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        terminalIsCapable = Self.isCapable(environment: environment)
+    }
+
+    /// False when `TERM` is `dumb`: such a terminal (Emacs' shell, some CI logs) shows escape
+    /// sequences as text, so it gets no colour, no cursor movement and plain progress lines.
+    static func isCapable(environment: [String: String]) -> Bool {
+        environment["TERM"] != "dumb"
     }
 
     /// The width tables are fitted to: the terminal's, else `$COLUMNS`, else none (pipes get whole lines).
@@ -21,24 +34,59 @@ struct Console {
         return columns > 0 ? columns : columnsVariable
     }
 
+    /// Whether a display may redraw itself in place on `descriptor`: a terminal that understands escapes.
+    func isLive(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && terminalIsCapable
+    }
+
+    /// The columns of the terminal on `descriptor`: what it reports, else `$COLUMNS` (a terminal
+    /// that reports 0, as some serial consoles and containers do), else 80.
+    func columns(of descriptor: Int32) -> Int {
+        let columns = Int(podcast_terminal_columns(descriptor))
+        return columns > 0 ? columns : columnsVariable ?? 80
+    }
+
+    /// The lines of the terminal on `descriptor`: what it reports, else `$LINES`, else 24.
+    func lines(of descriptor: Int32) -> Int {
+        let lines = Int(podcast_terminal_lines(descriptor))
+        return lines > 0 ? lines : linesVariable ?? 24
+    }
+
     /// Writes `text` and a newline to stdout.
     func print(_ text: String) {
         Self.write(text + "\n", to: STDOUT_FILENO)
     }
 
-    /// Writes a message line to stderr.
+    /// Writes an informational line to stderr (left out with `--quiet`).
     func message(_ text: String) {
+        guard OutputStyle.current.verbosity != .quiet else { return }
         Self.write(text + "\n", to: STDERR_FILENO)
     }
 
-    /// Writes `note: text` to stderr.
+    /// Writes `note: text` to stderr (left out with `--quiet`).
     func note(_ text: String) {
         message("note: " + text)
     }
 
-    /// Writes `warning: text` to stderr.
+    /// Writes `warning: text` to stderr, in yellow on a colour terminal; also with `--quiet`.
     func warning(_ text: String) {
-        message("warning: " + text)
+        Self.write(OutputStyle.paint("warning:", .yellow) + " " + text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `error: text` to stderr, in red on a colour terminal; also with `--quiet`.
+    func error(_ text: String) {
+        Self.write(Self.errorLine(text), to: STDERR_FILENO)
+    }
+
+    /// `error: text` and a newline, the prefix in red on a colour terminal.
+    static func errorLine(_ text: String) -> String {
+        OutputStyle.paint("error:", .red) + " " + text + "\n"
+    }
+
+    /// Writes a line of `--verbose` detail to stderr.
+    func detail(_ text: String) {
+        guard OutputStyle.current.verbosity == .verbose else { return }
+        Self.write(text + "\n", to: STDERR_FILENO)
     }
 
     /// Writes a hint for the next step to stderr, only for a person at a terminal.
@@ -46,8 +94,36 @@ struct Console {
         if stderrIsTerminal { message(text) }
     }
 
+    // MARK: Writing
+
+    /// The first error writing stdout, if any (a full disk, a closed descriptor): the command's
+    /// output is incomplete, so the run must not exit 0.
+    static var outputFailure: SystemError? { stdout.withLock { $0.failure } }
+
+    private struct StdoutState {
+        var failure: SystemError?
+        var closedAtStart = false
+    }
+
+    private static let stdout = Mutex(StdoutState())
+
+    /// Makes sure descriptors 0–2 are open before anything else opens a file: a command started
+    /// with stdout closed (`>&-`) would otherwise write its output into whatever file got
+    /// descriptor 1 next (the state store). A closed stdout is remembered, so writing to it fails.
+    static func guardStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if null >= 0 && null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+            if descriptor == STDOUT_FILENO { stdout.withLock { $0.closedAtStart = true } }
+        }
+    }
+
     /// Writes all of `text`, retrying short writes and EINTR. When the reader of stdout has gone
-    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. A closed
+    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. Any other
+    /// failure on stdout is kept for `outputFailure` and later writes there are skipped. A failing
     /// stderr is ignored, so the exit status still tells what happened.
     static func write(_ text: String, to descriptor: Int32) {
         var text = text
@@ -56,12 +132,23 @@ struct Console {
 
     /// Writes all of `bytes`, as `write(_:to:)` writes a text.
     static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        if descriptor == STDOUT_FILENO {
+            let skip = stdout.withLock { state in
+                if state.closedAtStart && state.failure == nil { state.failure = SystemError(call: "write", code: EBADF) }
+                return state.failure != nil
+            }
+            if skip { return }
+        }
         var rest = bytes
         while !rest.isEmpty {
             let written = Glibc.write(descriptor, rest.baseAddress, rest.count)
             if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
+                if descriptor == STDOUT_FILENO {
+                    stdout.withLock { $0.failure = $0.failure ?? SystemError(call: "write", code: code) }
+                }
                 return
             }
             rest = UnsafeRawBufferPointer(rebasing: rest[written...])

@@ -7,7 +7,7 @@ enum DownloadSession {
     static func run(_ items: [DownloadItem], batch: DownloadBatch, output: OutputOptions, context: CommandContext) throws {
         let started = ContinuousClock.now
         Interruption.forward(to: batch.interrupter)
-        let display = ProgressDisplay(console: context.console)
+        let display = ProgressDisplay(console: context.console, items: items)
         let outcome: BatchOutcome
         do {
             defer { display.close() }
@@ -34,7 +34,7 @@ enum DownloadSession {
             console.message("interrupted: unfinished episodes are paused with their data kept; run \(again) to continue")
             throw ExitCode(ExitStatus.interrupted)
         case .storageFull(let reason):
-            console.message("error: stopped every download: \(reason); free some space, then run \(again)")
+            console.error("stopped every download: \(reason); free some space, then run \(again)")
             throw ExitCode(ExitStatus.operationFailed)
         case nil:
             if !succeeded { throw ExitCode(ExitStatus.operationFailed) }

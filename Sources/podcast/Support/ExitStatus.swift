@@ -28,9 +28,24 @@ enum ExitStatus {
         }
     }
 
+    /// `message; advice`, or `message. See advice` when the message already ends a sentence
+    /// (argument-parser's "Did you mean '--limit'?"), so no line reads `?;` or `.;`.
+    static func joined(_ message: String, _ advice: String) -> String {
+        guard let last = message.last, ".?!".contains(last) else { return message + "; " + advice }
+        return message + " " + advice.prefix(1).uppercased() + advice.dropFirst()
+    }
+
     private static func fail(_ message: String, code: Int32) -> Int32 {
-        Console.write("error: \(message.singleLine())\n", to: STDERR_FILENO)
+        Console.write(Console.errorLine(message.singleLine()), to: STDERR_FILENO)
         return code
+    }
+
+    /// `code`, unless writing stdout failed (a full disk, a closed descriptor): then the output
+    /// is incomplete, which is said, and the run fails (1) whatever else went well.
+    static func outputChecked(_ code: Int32) -> Int32 {
+        guard let failure = Console.outputFailure else { return code }
+        Console.write(Console.errorLine("writing output: \(failure.reason); the output is incomplete: check where stdout goes"), to: STDERR_FILENO)
+        return code == 0 ? operationFailed : code
     }
 
     /// Help, version and parse errors from swift-argument-parser: its own text for the first two,
@@ -48,6 +63,6 @@ enum ExitStatus {
             Podcast.configuration.subcommands.contains { $0._commandName == name }
         }
         let help = subcommand.map { "podcast \($0) --help" } ?? "podcast --help"
-        return fail("\(Podcast.message(for: error)); see '\(help)'", code: usage)
+        return fail(joined(Podcast.message(for: error), "see '\(help)'"), code: usage)
     }
 }

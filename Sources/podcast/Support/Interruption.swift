@@ -4,11 +4,12 @@ import Glibc
 /// Written once before the handler is installed, then only read by it.
 nonisolated(unsafe) private var interruptionPipe: Int32 = -1
 
-/// Ctrl-C and SIGTERM during a download: the first one asks the batch to stop and keep every
-/// partial file's resume data; a second one gives the cursor back and exits 130 at once.
+/// Ctrl-C, SIGTERM and SIGHUP (the terminal closed) during a download: the first one asks the
+/// batch to stop and keep every partial file's resume data; a second one gives the cursor back
+/// and exits 130 at once.
 enum Interruption {
-    /// Calls `stop` on a watcher thread at the first signal, for the rest of the process.
-    static func forward(to stop: @escaping @Sendable () -> Void) {
+    /// Calls `stop` on a watcher thread at the first of `signals`, for the rest of the process.
+    static func forward(to stop: @escaping @Sendable () -> Void, signals stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -19,13 +20,13 @@ enum Interruption {
             var byte: UInt8 = 1
             _ = write(interruptionPipe, &byte, 1)
         }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
         // A parent (a test runner, a supervisor) may have left them blocked: take them back.
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
+        for stopping in stopping {
+            signal(stopping, handler)
+            sigaddset(&signals, stopping)
+        }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 
         let watcher = Watcher(readEnd: ends[0], stop: stop)
@@ -70,10 +71,7 @@ enum Interruption {
         }
 
         private func exitNow() {
-            if isatty(STDERR_FILENO) == 1 {
-                let restore: StaticString = "\u{1B}[?25h\u{1B}[0J"
-                _ = write(STDERR_FILENO, restore.utf8Start, restore.utf8CodeUnitCount)
-            }
+            TerminalSignals.restoreCursor()
             let message: StaticString = "\ninterrupted again: stopped at once; run podcast resume to continue\n"
             _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
             _exit(130)

@@ -18,6 +18,9 @@ final class EngineLoop {
     private var lastProgress = ContinuousClock.now
     /// The run's speed cap, shared by every transfer, when there is one.
     private let limiter: RateLimiter?
+    /// The run's cookies, shared by every transfer, unless cookies are off. Every transfer has
+    /// ended, and freed its handle, before the loop does.
+    private let jar: CookieJar?
 
     /// Progress goes out at most this often.
     private static let progressInterval = Duration.milliseconds(250)
@@ -30,6 +33,7 @@ final class EngineLoop {
         self.multi = multi
         self.outbox = outbox
         limiter = settings.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
+        jar = settings.http.cookies ? CookieJar() : nil
     }
 
     /// Runs until the mailbox is closed; every transfer has ended with an event by then.
@@ -129,7 +133,7 @@ final class EngineLoop {
             let request = waiting[nextWaiting]
             nextWaiting += 1
             do {
-                let transfer = try Transfer(request: request, settings: settings.http, limiter: limiter, outbox: outbox)
+                let transfer = try Transfer(request: request, settings: settings.http, limiter: limiter, jar: jar, outbox: outbox)
                 transfer.attachCallbacks()
                 guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
                     outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))

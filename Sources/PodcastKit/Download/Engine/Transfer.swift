@@ -65,7 +65,9 @@ final class Transfer {
 
     /// Opens the partial file (truncated to the resume offset, or to nothing) and prepares the
     /// handle; fails only locally.
-    init(request: TransferRequest, settings: HTTPSettings, limiter: RateLimiter? = nil, outbox: EngineOutbox) throws(FailedTransfer) {
+    init(
+        request: TransferRequest, settings: HTTPSettings, limiter: RateLimiter? = nil, jar: CookieJar? = nil, outbox: EngineOutbox
+    ) throws(FailedTransfer) {
         self.request = request
         self.outbox = outbox
         self.limiter = limiter
@@ -88,7 +90,7 @@ final class Transfer {
         let conditions = (request.resume?.validator.map { ["If-Range: \($0)"] } ?? []) + request.headers
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
-        guard let easy = CurlEasy(url: request.url, settings: settings, requestHeaders: conditions, acceptEncoding: "identity") else {
+        guard let easy = CurlEasy(url: request.url, settings: settings, requestHeaders: conditions, acceptEncoding: "identity", jar: jar) else {
             close(descriptor)
             throw FailedTransfer(id: request.id, kind: .http(.unsupportedURL(request.url)), url: request.url)
         }
@@ -220,6 +222,7 @@ final class Transfer {
         }
         if !transfer.checkedResponse {
             transfer.checkedResponse = true
+            transfer.easy.traceAnswer()
             if let refusal = transfer.acceptResponse(startingWith: UnsafeRawBufferPointer(start: data, count: length)) {
                 transfer.refusal = refusal
                 return 0

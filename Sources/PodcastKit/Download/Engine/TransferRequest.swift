@@ -150,6 +150,13 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         }
     }
 
+    /// What failed, for a line that says when podcast tries again itself: an HTTP error without
+    /// its advice ("try again in 1 s" would contradict "retrying in 2 s").
+    public var retryReason: String {
+        guard case .http(let error) = kind else { return reason }
+        return "\(URLRedaction.redactedText(error.detail)) for \(URLRedaction.redacted(error.url))"
+    }
+
     /// One line for the user: what failed and what to do (the URL's credentials hidden).
     public var reason: String {
         let url = URLRedaction.redacted(url)

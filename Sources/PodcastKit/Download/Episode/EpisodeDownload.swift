@@ -197,7 +197,7 @@ extension EpisodeDownload {
             let warning: [Action] = fromPartial ? [] : [.report(.warning(item, failure.reason))]
             return warning + attempt(resume: fromPartial ? resumePoint(at: failure.bytes) : nil, notBefore: nil)
         case .attempt(let fromPartial, let until?):
-            return [.report(.retrying(item, until: until, reason: failure.reason))]
+            return [.report(.retrying(item, until: until, reason: failure.retryReason))]
                 + attempt(resume: fromPartial ? resumePoint(at: failure.bytes) : nil, notBefore: until)
         case .fail(let final):
             return [.end(.failed(because: failure.reason, bytes: failure.bytes, final: final))]
