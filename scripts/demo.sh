@@ -68,5 +68,12 @@ echo
 echo "\$ cat \"\$PODCAST_HOME/worker.log\""
 for _ in $(seq 50); do grep -q '^on-complete:' "$PODCAST_HOME/worker.log" && break; sleep 0.1; done
 cat "$PODCAST_HOME/worker.log"
+# Subscriptions: the feed of search result 1 is subscribed (its newest episode already on disk),
+# then update finds nothing new and says so; export writes the list as OPML.
+step search tones --limit 1
+step subscribe 1 --keep 5
+step update
+step subscriptions
+step export
 echo
 echo "demo: done; the server is stopped and $work removed."

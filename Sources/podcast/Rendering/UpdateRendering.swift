@@ -30,14 +30,16 @@ struct UpdateRendering {
         !outcome.feeds.contains { $0.result == .failed } && outcome.results.allSatisfy(\.succeeded)
     }
 
-    /// `updated 5 feeds (2 with new episodes, 2 unchanged, 1 failed); downloaded 3, skipped 0, failed 0: 1.2 MB in 2.1 s`.
+    /// `updated 5 feeds (2 with new episodes, 2 without, 1 failed); downloaded 3, skipped 0,
+    /// failed 0: 1.2 MiB in 2.1 s`, with moved and gone feeds counted too.
     func summary(check: Bool) -> String {
         let feeds = outcome.feeds
         let count = { (result: Subscription.Result) in feeds.count { $0.result == result } }
         // New in this fetch, or waiting from before (a baseline's newest, a --check, a failed try).
         let waiting = Set(outcome.pending.map(\.subscription.id))
-        let withNews = feeds.count { $0.new > 0 || waiting.contains($0.subscription.id) }
-        var parts = ["\(withNews) with new episodes", "\(count(.unchanged)) unchanged"]
+        let read = feeds.filter { $0.result != .failed && $0.result != .gone }
+        let withNews = read.count { $0.new > 0 || waiting.contains($0.subscription.id) }
+        var parts = ["\(withNews) with new episodes", "\(read.count - withNews) without"]
         for result in [Subscription.Result.moved, .gone, .failed] where count(result) > 0 {
             parts.append("\(count(result)) \(result.rawValue)")
         }
