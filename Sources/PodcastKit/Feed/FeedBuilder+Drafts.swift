@@ -34,9 +34,6 @@ extension FeedBuilder {
     /// One item being read: the episode plus the candidates its fields are chosen from.
     /// A class, not a struct: it is changed on nearly every element of an item, and a struct held
     /// in an optional property would be copied (arrays and all) on each change.
-    ///
-    /// Attributes are taken in as they are read; the texts of fields are only recorded, as bytes,
-    /// and decoded when the episode is made (`episode(resolver:)`), which may be on another thread.
     final class ItemDraft {
         /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
         /// rest as written.
@@ -72,63 +69,18 @@ extension FeedBuilder {
         private var notes: (text: String, rank: Int)?
         /// The ranks of the candidates already offered: only the first non-empty element of each
         /// kind counts.
-        private var offeredRanks = Set<Int>()
+        private var offeredRanks: UInt64 = 0
         var published: Date?
         var updated: Date?
-        /// The recorded texts, one after another, and what each one is.
-        private var texts: [UInt8] = []
-        private var fields: [RecordedField] = []
-
-        /// The most text recorded for one item; a field beyond it is dropped. Real items hold a few
-        /// KiB; this bounds a hostile one that repeats large elements.
-        static let maxRecordedBytes = 2 * FeedBuilder.maxTextBytes
-
-        private struct RecordedField {
-            var field: Field
-            var range: Range<Int>
-            var type: AtomTextType?
-            /// The `xml:base` in force where the text was read, when not the item's own.
-            var base: URLResolver?
-        }
-
-        /// How much was recorded: room for as much is reserved in the next item's draft (items of
-        /// one feed look alike), so recording does not grow the arrays step by step.
-        var recordedSize: (textBytes: Int, fields: Int) { (texts.count, fields.count) }
-
-        /// A draft with room reserved for `size` of recorded texts.
-        init(reserving size: (textBytes: Int, fields: Int) = (0, 0)) {
-            texts.reserveCapacity(min(size.textBytes, Self.maxRecordedBytes))
-            fields.reserveCapacity(size.fields)
-        }
-
-        /// Records the text (UTF-8 bytes) read for `field`, written as `type` says (Atom), read
-        /// under `base` when an `xml:base` was in force.
-        func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {
-            guard texts.count + text.count <= Self.maxRecordedBytes else { return }
-            let start = texts.count
-            texts.append(contentsOf: text)
-            fields.append(RecordedField(field: field, range: start..<texts.count, type: type, base: base))
-        }
 
         /// Whether a show-notes candidate of `rank` could still be chosen.
         private func wantsNotes(rank: Int) -> Bool {
-            !offeredRanks.contains(rank) && rank < notes?.rank ?? Int.max
-        }
-
-        /// Offers the text of a show-notes candidate of `rank` (HTML or plain, not blank): the
-        /// notes are the plain text of the best-ranked candidate that has any, and of each rank
-        /// only the first candidate counts.
-        private func offerNotes(_ html: String, rank: Int) {
-            guard wantsNotes(rank: rank) else { return }
-            offeredRanks.insert(rank)
-            let text = HTMLText.plainText(html)
-            if !text.isEmpty { notes = (text, rank) }
+            offeredRanks & 1 << UInt64(rank) == 0 && rank < notes?.rank ?? Int.max
         }
 
         /// The finished episode, its URLs made absolute (those not already) against `resolver`.
         /// Call once.
         func episode(resolver: URLResolver) -> Episode {
-            applyRecordedFields(resolver: resolver)
             var episode = self.episode
             let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
             if let media, let url = media.url.flatMap(resolver.resolve) {
@@ -152,29 +104,26 @@ extension FeedBuilder {
             return episode
         }
 
-        /// Decodes the recorded texts and takes each in, in document order. The texts stay: they
-        /// are freed with the draft, on the thread that allocated them (see `EpisodeFinisher`).
-        private func applyRecordedFields(resolver: URLResolver) {
-            texts.withUnsafeBufferPointer { texts in
-                for recorded in fields {
-                    let text = UnsafeBufferPointer(rebasing: texts[recorded.range])
-                    guard let (value, trimmed) = recorded.field.decode(text, type: recorded.type) else { continue }
-                    if let base = recorded.base {
-                        take(recorded.field, value, trimmed, base: base)
-                    } else {
-                        take(recorded.field, value, trimmed, base: resolver)
-                    }
-                }
+        /// Takes in the text (UTF-8) read for `field`, written as `type` says (Atom); relative
+        /// URLs resolve against `base`. Text that cannot change the episode (a second title, show
+        /// notes of a rank already beaten) is not decoded at all.
+        func take(_ field: Field, text: UnsafeBufferPointer<UInt8>, type: AtomTextType?, base: URLResolver) {
+            if let rank = field.notesRank {
+                // Of each rank only the first candidate that is not blank counts; the notes are
+                // the plain text of the best-ranked one that has any.
+                guard wantsNotes(rank: rank), let plain = field.plainNotes(text, type: type) else { return }
+                offeredRanks |= 1 << UInt64(rank)
+                if !plain.isEmpty { notes = (plain, rank) }
+                return
             }
+            if case .itemTitle = field, !episode.title.isEmpty { return }
+            guard let (value, trimmed) = field.decode(text, type: type) else { return }
+            take(field, value, trimmed, base: base)
         }
 
         /// Takes in a field's text: `value` as written for fields that keep markup, and `trimmed`,
         /// which is not empty; relative URLs resolve against `base`.
         private func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
-            if let rank = field.notesRank {
-                offerNotes(value, rank: rank)
-                return
-            }
             switch field {
             case .itemTitle: if episode.title.isEmpty { episode.title = trimmed.singleLine() }
             case .itemFallbackTitle: fallbackTitle = fallbackTitle ?? trimmed.singleLine()

@@ -49,6 +49,16 @@ extension FeedBuilder.Field {
         }
     }
 
+    /// The plain text of a show-notes candidate (UTF-8, written as an Atom `type` says): what
+    /// `HTMLText.plainText` makes of the `value` that `decode` returns, made straight from the
+    /// bytes when no `type` asks for more. Nil for blank text, which is no candidate.
+    func plainNotes(_ text: UnsafeBufferPointer<UInt8>, type: AtomTextType?) -> String? {
+        guard type == nil else { return decode(text, type: type).map { HTMLText.plainText($0.value) } }
+        return Windows1252.withC1ControlsReplaced(text) { bytes in
+            String.isBlank(bytes) ? nil : HTMLText.plainText(bytes)
+        }
+    }
+
     /// The kept text as the builder's fields expect it: an Atom `type="html"` title as plain text,
     /// and Atom XHTML text (already stripped of its markup by the XML parser) escaped so that the
     /// HTML-to-text step keeps any `<` or `&` it contains as written.

@@ -64,7 +64,6 @@ struct Episodes: ParsableCommand {
         let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         show(rendering, console: context.console)
         if let saving { try saving.wait() } else { try store.replaceListing(listing) }
-        KeptUntilExit.keep((fetched, listing))
         if !output.json && !listing.items.isEmpty {
             context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
         }
