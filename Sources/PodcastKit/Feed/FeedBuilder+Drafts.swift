@@ -31,13 +31,16 @@ extension FeedBuilder {
         }
     }
 
-    /// One item being read: the episode plus the candidates its fields are chosen from.
-    /// A class, not a struct: it is changed on nearly every element of an item, and a struct held
-    /// in an optional property would be copied (arrays and all) on each change.
-    final class ItemDraft {
+    /// One item being read: the episode plus the candidates its fields are chosen from. A value,
+    /// so that finished items can be handed to the thread that makes their episodes
+    /// (`EpisodeFinisher`).
+    ///
+    /// Attributes are taken in as they are read; the texts of fields are only recorded, as bytes,
+    /// and decoded when the episode is made (`episode(resolver:)`).
+    struct ItemDraft: Sendable {
         /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
         /// rest as written.
-        struct Media {
+        struct Media: Sendable {
             var url: String?
             var type: String?
             var length: String?
@@ -65,22 +68,36 @@ extension FeedBuilder {
         var rssLink: String?
         var atomLink: String?
         var guidIsPermaLink = false
-        /// The show notes as plain text, from the best-ranked candidate read so far that has any.
-        private var notes: (text: String, rank: Int)?
-        /// The ranks of the candidates already offered: only the first non-empty element of each
-        /// kind counts.
-        private var offeredRanks: UInt64 = 0
-        var published: Date?
-        var updated: Date?
+        private var published: Date?
+        private var updated: Date?
+        /// The recorded texts, one after another, and what each one is.
+        private var texts: [UInt8] = []
+        private var fields: [RecordedField] = []
 
-        /// Whether a show-notes candidate of `rank` could still be chosen.
-        private func wantsNotes(rank: Int) -> Bool {
-            offeredRanks & 1 << UInt64(rank) == 0 && rank < notes?.rank ?? Int.max
+        /// The most text recorded for one item; a field beyond it is dropped. Real items hold a few
+        /// KiB; this bounds a hostile one that repeats large elements.
+        static let maxRecordedBytes = 2 * FeedBuilder.maxTextBytes
+
+        private struct RecordedField: Sendable {
+            var field: Field
+            var range: Range<Int>
+            var type: AtomTextType?
+            /// The `xml:base` in force where the text was read, when not the item's own.
+            var base: URLResolver?
+        }
+
+        /// Records the text (UTF-8 bytes) read for `field`, written as `type` says (Atom), read
+        /// under `base` when an `xml:base` was in force.
+        mutating func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {
+            guard texts.count + text.count <= Self.maxRecordedBytes else { return }
+            let start = texts.count
+            texts.append(contentsOf: text)
+            fields.append(RecordedField(field: field, range: start..<texts.count, type: type, base: base))
         }
 
         /// The finished episode, its URLs made absolute (those not already) against `resolver`.
-        /// Call once.
-        func episode(resolver: URLResolver) -> Episode {
+        consuming func episode(resolver: URLResolver) -> Episode {
+            let notes = applyRecordedFields(resolver: resolver)
             var episode = self.episode
             let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
             if let media, let url = media.url.flatMap(resolver.resolve) {
@@ -97,33 +114,44 @@ extension FeedBuilder {
             episode.published = published ?? updated
             episode.image = episode.image ?? mediaThumbnail.flatMap(resolver.resolve)
                 ?? mediaContents.lazy.filter(\.isImage).compactMap { $0.url.flatMap(resolver.resolve) }.first
-            episode.description = notes?.text
+            episode.description = notes
             if episode.title.isEmpty {
                 episode.title = fallbackTitle ?? episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
             }
             return episode
         }
 
-        /// Takes in the text (UTF-8) read for `field`, written as `type` says (Atom); relative
-        /// URLs resolve against `base`. Text that cannot change the episode (a second title, show
-        /// notes of a rank already beaten) is not decoded at all.
-        func take(_ field: Field, text: UnsafeBufferPointer<UInt8>, type: AtomTextType?, base: URLResolver) {
-            if let rank = field.notesRank {
-                // Of each rank only the first candidate that is not blank counts; the notes are
-                // the plain text of the best-ranked one that has any.
-                guard wantsNotes(rank: rank), let plain = field.plainNotes(text, type: type) else { return }
-                offeredRanks |= 1 << UInt64(rank)
-                if !plain.isEmpty { notes = (plain, rank) }
-                return
+        /// Decodes the recorded texts and takes each in, in document order; returns the show
+        /// notes. A text that cannot change the episode (a second title, show notes of a rank
+        /// already beaten) is not decoded at all.
+        private mutating func applyRecordedFields(resolver: URLResolver) -> String? {
+            // The show notes as plain text, from the best-ranked candidate that has any; of each
+            // rank only the first candidate that is not blank counts.
+            var notes: (text: String, rank: Int)?
+            var offeredRanks: UInt64 = 0
+            let texts = self.texts
+            texts.withUnsafeBufferPointer { texts in
+                for recorded in fields {
+                    let text = UnsafeBufferPointer(rebasing: texts[recorded.range])
+                    if let rank = recorded.field.notesRank {
+                        guard offeredRanks & 1 << UInt64(rank) == 0, rank < notes?.rank ?? Int.max,
+                            let plain = recorded.field.plainNotes(text, type: recorded.type)
+                        else { continue }
+                        offeredRanks |= 1 << UInt64(rank)
+                        if !plain.isEmpty { notes = (plain, rank) }
+                        continue
+                    }
+                    if case .itemTitle = recorded.field, !episode.title.isEmpty { continue }
+                    guard let (value, trimmed) = recorded.field.decode(text, type: recorded.type) else { continue }
+                    take(recorded.field, value, trimmed, base: recorded.base ?? resolver)
+                }
             }
-            if case .itemTitle = field, !episode.title.isEmpty { return }
-            guard let (value, trimmed) = field.decode(text, type: type) else { return }
-            take(field, value, trimmed, base: base)
+            return notes?.text
         }
 
         /// Takes in a field's text: `value` as written for fields that keep markup, and `trimmed`,
         /// which is not empty; relative URLs resolve against `base`.
-        private func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
+        private mutating func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
             switch field {
             case .itemTitle: if episode.title.isEmpty { episode.title = trimmed.singleLine() }
             case .itemFallbackTitle: fallbackTitle = fallbackTitle ?? trimmed.singleLine()

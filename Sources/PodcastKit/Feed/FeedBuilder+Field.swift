@@ -1,6 +1,6 @@
 extension FeedBuilder {
     /// A text element whose content is kept, and what it becomes.
-    enum Field {
+    enum Field: Sendable {
         case feedTitle, feedFallbackTitle, feedLink, feedDescription, feedSubtitle, feedSummary, feedITunesSubtitle
         case feedAuthor, feedAuthorName, feedImageURL, feedLogo, feedLanguage, feedNewURL, feedLocked
         case feedFunding(url: String?)

@@ -27,6 +27,10 @@ struct FeedBuilder: XMLEventHandler {
     private var feed: Feed
     private var channel = ChannelDraft()
     private var item: ItemDraft?
+    /// Makes the episodes of finished items, in document order.
+    private let finisher: EpisodeFinisher
+    /// How many items were finished.
+    private var itemCount = 0
     private var stack: [XMLName] = []
     private var fields: [Field?] = []
     /// The resolvers of the open elements that declare an `xml:base`, innermost last, with the
@@ -49,12 +53,14 @@ struct FeedBuilder: XMLEventHandler {
     init(url: String) {
         resolver = URLResolver(documentURL: url)
         feed = Feed(url: url)
+        finisher = EpisodeFinisher(documentURL: url)
     }
 
-    /// The feed read so far, its episodes in document order.
+    /// The feed read so far, its episodes in document order. Call once: reading ends with it.
     func result() -> Feed {
         var result = feed
         channel.apply(to: &result)
+        result.episodes = finisher.finish()
         return result
     }
 
@@ -99,8 +105,9 @@ struct FeedBuilder: XMLEventHandler {
         }
         if isItemElement(name), stack.count == itemDepth, let finished = item {
             item = nil
-            feed.episodes.append(finished.episode(resolver: base))
-            if feed.episodes.count >= Self.maxItems {
+            finisher.add(finished, base: bases.last?.resolver)
+            itemCount += 1
+            if itemCount >= Self.maxItems {
                 itemLimitReached = true
                 stopped = true
             }
@@ -120,9 +127,8 @@ struct FeedBuilder: XMLEventHandler {
 
     /// Takes in the text read for `field`, in the item being read or in the channel.
     private mutating func endField(_ field: Field) {
-        if let item {
-            let (type, base) = (captureType, base)
-            text.withUnsafeBufferPointer { item.take(field, text: $0, type: type, base: base) }
+        if item != nil {
+            item?.record(field, text: text, type: captureType, base: bases.last?.resolver)
             return
         }
         let decoded = text.withUnsafeBufferPointer { field.decode($0, type: captureType) }
@@ -233,44 +239,46 @@ struct FeedBuilder: XMLEventHandler {
 
     // MARK: Items
 
-    private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-        guard let draft = item else { return nil }
+    private mutating func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+        guard item != nil else { return nil }
+        // Read before the draft is changed in place, which holds `self` for the change.
+        let base = self.base
         let inItem = stack.count == itemDepth + 1
         switch (name.namespace, name.local) {
         case (.media, .content):
             // Directly in the item or inside <media:group>.
-            draft.mediaContents.append(ItemDraft.Media(
+            item?.mediaContents.append(ItemDraft.Media(
                 url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
                 length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
             return nil
         case (.media, .thumbnail):
-            if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
+            if item?.mediaThumbnail == nil { item?.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
             return nil
         case (.media, .description): return .itemMediaDescription
         case (.podcast, .alternateEnclosure):
             // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
             // have an entry to go to (a nested one once crashed the parser under fuzzing).
-            draft.alternates.append(AlternateEnclosure(
+            item?.alternates.append(AlternateEnclosure(
                 type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
                 sources: [], integrity: nil))
             return nil
         case (.podcast, .source) where parent?.namespace == .podcast && parent?.local == .alternateEnclosure:
-            if let uri = attributes.value("uri").flatMap(base.resolve), let last = draft.alternates.indices.last {
-                draft.alternates[last].sources.append(uri)
+            if let uri = attributes.value("uri").flatMap(base.resolve), let last = item?.alternates.indices.last {
+                item?.alternates[last].sources.append(uri)
             }
             return nil
         case (.podcast, .integrity) where parent?.namespace == .podcast && parent?.local == .alternateEnclosure:
-            if let type = attributes.value("type"), let value = attributes.value("value"), let last = draft.alternates.indices.last {
-                draft.alternates[last].integrity = Integrity(type: type, value: value)
+            if let type = attributes.value("type"), let value = attributes.value("value"), let last = item?.alternates.indices.last {
+                item?.alternates[last].integrity = Integrity(type: type, value: value)
             }
             return nil
         case (.psc, .chapters):
-            draft.chapterLists += 1
+            item?.chapterLists += 1
             return nil
         case (.psc, .chapter):
             // Podlove allows one chapter list per episode: later ones are ignored.
-            if draft.chapterLists <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
-                draft.episode.chapters.append(Chapter(
+            if item?.chapterLists ?? 0 <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
+                item?.episode.chapters.append(Chapter(
                     start: start, title: attributes.value("title") ?? "",
                     link: attributes.value("href").flatMap(base.resolve)))
             }
@@ -283,15 +291,15 @@ struct FeedBuilder: XMLEventHandler {
         case (.none, .title), (.rss1, .title), (.atom, .title): return .itemTitle
         case (.dublinCore, .title), (.media, .title): return .itemFallbackTitle
         case (.none, .guid):
-            draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+            item?.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
             return .itemGUID
         case (.atom, .id): return .itemGUID
         case (.none, .link), (.rss1, .link): return .itemLink
         case (.atom, .link):
-            itemLink(attributes, into: draft)
+            itemLink(attributes)
             return nil
         case (.none, .enclosure):
-            draft.enclosures.append(ItemDraft.Media(
+            item?.enclosures.append(ItemDraft.Media(
                 url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
                 length: attributes.value("length")))
             return nil
@@ -312,27 +320,28 @@ struct FeedBuilder: XMLEventHandler {
         case (.itunes, .explicit): return .itemExplicit
         case (.itunes, .block): return .itemBlock
         case (.itunes, .image), (.googleplay, .image):
-            if draft.episode.image == nil { draft.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
+            if item?.episode.image == nil { item?.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
             return nil
         case (.podcast, .transcript):
             if let url = attributes.value("url").flatMap(base.resolve) {
-                draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
+                item?.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
             }
             return nil
         case (.podcast, .chapters):
-            if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
+            if item?.episode.chaptersURL == nil { item?.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
             return nil
         default:
             return nil
         }
     }
 
-    private func itemLink(_ attributes: XMLAttributes, into draft: ItemDraft) {
+    private mutating func itemLink(_ attributes: XMLAttributes) {
+        let base = self.base
         guard let href = attributes.value("href").flatMap(base.resolve) else { return }
         switch attributes.value("rel") ?? "alternate" {
-        case "alternate": if draft.atomLink == nil { draft.atomLink = href }
+        case "alternate": if item?.atomLink == nil { item?.atomLink = href }
         case "enclosure":
-            draft.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
+            item?.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
         default: break
         }
     }
@@ -344,7 +353,7 @@ struct FeedBuilder: XMLEventHandler {
 }
 
 /// How an Atom text construct (title, subtitle, summary, content) says its text is written.
-enum AtomTextType {
+enum AtomTextType: Sendable {
     case html, xhtml
 
     /// The type an element's `type` (Atom 1.0) or `mode` (Atom 0.3) declares; nil for plain text

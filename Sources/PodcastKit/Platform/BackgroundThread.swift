@@ -9,22 +9,22 @@ import Synchronization
 /// core); `wait` returns its result. Meant for work that owns everything it touches, such as a
 /// store opened for it alone: the work is `@Sendable` and its result is handed back by value.
 /// Not Sendable: the thread that starts the work waits for it.
-public final class BackgroundThread<Success: Sendable> {
+public final class BackgroundThread<Success: Sendable, Failure: Error> {
     private let outcome: Outcome
     private var thread: pthread_t?
 
     /// The work's result, written once by its thread and taken by `wait`.
     private final class Outcome: Sendable {
-        let result = Mutex<Result<Success, any Error>?>(nil)
+        let result = Mutex<Result<Success, Failure>?>(nil)
     }
 
     /// Starts `work` on a new thread; nil when no thread can be made (the caller then does the
     /// work itself).
-    public init?(_ work: @escaping @Sendable () throws -> Success) {
+    public init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
         let outcome = Outcome()
         self.outcome = outcome
         let entry = ThreadEntry {
-            let result = Result { try work() }
+            let result = Result { () throws(Failure) -> Success in try work() }
             outcome.result.withLock { $0 = result }
         }
         var thread = pthread_t()
@@ -43,7 +43,7 @@ public final class BackgroundThread<Success: Sendable> {
 
     /// Waits for the work to end and returns its result, or throws its error. Call once: the
     /// result is handed over, not copied.
-    public func wait() throws -> Success {
+    public func wait() throws(Failure) -> Success {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil

@@ -1,0 +1,86 @@
+/// Makes the episodes of finished items (`ItemDraft.episode(resolver:)`: decoding their texts,
+/// dates, durations and show notes), keeping document order.
+///
+/// A document's first items are made at once, on the calling thread. Once a document proves
+/// long, the rest go, in whole batches and by value, to a thread of their own (`BatchQueue`,
+/// `BackgroundThread`), which hands its episodes back when the document ends: reading the
+/// document and making its episodes then run side by side on two cores. Not Sendable: the thread
+/// that reads the document adds and finishes.
+final class EpisodeFinisher {
+    /// Items made on the calling thread before a thread is started, and the size of each batch.
+    static let batchSize = 64
+    /// The most batches on their way at once.
+    static let batchesInFlight = 4
+
+    /// A finished item and the `xml:base` its relative URLs resolve against, if not the document's.
+    typealias Item = (draft: FeedBuilder.ItemDraft, base: URLResolver?)
+
+    private let documentURL: String
+    private let resolver: URLResolver
+    private var episodes: [Episode] = []
+    private var pending: [Item] = []
+    private var worker: (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)?
+    /// True when no thread could be started: every episode is then made on the calling thread.
+    private var workerUnavailable = false
+    private var finished = false
+
+    /// A finisher for the items of the document at `documentURL`.
+    init(documentURL: String) {
+        self.documentURL = documentURL
+        resolver = URLResolver(documentURL: documentURL)
+    }
+
+    /// Takes a finished item whose relative URLs resolve against `base` (an `xml:base` in force),
+    /// or against the document's address when nil.
+    func add(_ draft: FeedBuilder.ItemDraft, base: URLResolver?) {
+        precondition(!finished, "EpisodeFinisher: add after finish")
+        if worker == nil && (episodes.count < Self.batchSize || workerUnavailable) {
+            episodes.append(draft.episode(resolver: base ?? resolver))
+            return
+        }
+        pending.append((draft, base))
+        if pending.count == Self.batchSize { handOn() }
+    }
+
+    /// Every episode, in the order their items were added. Later calls return the same.
+    func finish() -> [Episode] {
+        guard !finished else { return episodes }
+        finished = true
+        handOn()
+        if let worker {
+            worker.queue.close()
+            episodes += worker.thread.wait()
+            self.worker = nil
+        }
+        return episodes
+    }
+
+    /// Sends the pending items to the thread, starting it first if need be (or, when no thread
+    /// can be started, makes their episodes here).
+    private func handOn() {
+        guard !pending.isEmpty else { return }
+        if worker == nil && !workerUnavailable { worker = Self.startWorker(documentURL: documentURL) }
+        guard let worker else {
+            workerUnavailable = true
+            episodes += pending.map { $0.draft.episode(resolver: $0.base ?? resolver) }
+            pending = []
+            return
+        }
+        worker.queue.send(pending)
+        pending = []
+    }
+
+    private static func startWorker(documentURL: String) -> (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)? {
+        let queue = BatchQueue<[Item]>(slots: batchesInFlight)
+        let thread = BackgroundThread<[Episode], Never> {
+            // The thread's own resolver: the two threads never share (and contend for) one reference count.
+            let resolver = URLResolver(documentURL: documentURL)
+            var episodes: [Episode] = []
+            while let batch = queue.receive() {
+                for item in batch { episodes.append(item.draft.episode(resolver: item.base ?? resolver)) }
+            }
+            return episodes
+        }
+        return thread.map { (queue, $0) }
+    }
+}
