@@ -100,6 +100,27 @@ import Testing
         #expect(result.stdout.contains("S02 E04 Smörgåsbord at the Slipway"))
     }
 
+    @Test func bidiControlsInTitlesNeverReorderTheTable() async throws {
+        let path = Fixtures.directory.appending(path: "own/feeds/bidi-title.xml").path
+        let result = try await PodcastBinary().run(["episodes", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "#  Date        Duration    Size  State  Title",
+            "1  2026-11-16     30:00  2.0 MB  new    Invoice fdp.exe explained",
+            "2  2026-11-09     20:00  1.0 MB  new    Isolated and overridden",
+        ])
+    }
+
+    @Test func jsonKeepsBidiControlsEscaped() async throws {
+        let path = Fixtures.directory.appending(path: "own/feeds/bidi-title.xml").path
+        let result = try await PodcastBinary().run(["episodes", "--json", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""title":"Invoice \u202efdp.exe\u202c explained""#))
+        #expect(!result.stdout.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        let episodes = try #require(try json(result.stdout)["episodes"] as? [[String: Any]])
+        #expect(episodes.map { $0["title"] as? String } == ["Invoice \u{202E}fdp.exe\u{202C} explained", "\u{2067}Isolated\u{2069} and \u{202E}overridden"])
+    }
+
     @Test func sloppyFeedListsWhatParsedWithAWarning() async throws {
         let broken = String(decoding: Self.show, as: UTF8.self).replacingOccurrences(of: "<item><title>Notes only</title><guid>ep-3</guid></item>", with: "<item><title>Cut")
         let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Data(broken.utf8))])
