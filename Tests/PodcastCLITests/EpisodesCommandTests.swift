@@ -121,6 +121,22 @@ import Testing
         #expect(episodes.map { $0["title"] as? String } == ["Invoice \u{202E}fdp.exe\u{202C} explained", "\u{2067}Isolated\u{2069} and \u{202E}overridden"])
     }
 
+    @Test func feedLargerThan256MiBListsItsStartAndSaysSo() async throws {
+        // Two items, then white space until the client hangs up (at most 320 MiB): the feed is
+        // streamed, never held whole on either side.
+        let server = try LoopbackServer(routes: ["/huge.xml": .raw { _, writer in
+            try writer.sendHead([("Content-Type", "application/rss+xml"), ("Connection", "close")])
+            try writer.send("<rss version=\"2.0\"><channel><title>Huge</title><item><title>One</title><guid>1</guid></item>"
+                + "<item><title>Two</title><guid>2</guid></item>")
+            let padding = [UInt8](repeating: UInt8(ascii: " "), count: 1024 * 1024)
+            for _ in 0..<320 { try writer.send(padding) }
+        }])
+        let result = try await PodcastBinary().run(["episodes", server.url("/huge.xml")])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 3)
+        #expect(result.stderr == "warning: feed \(server.url("/huge.xml")) is larger than 256 MiB; listing the 2 episodes in its first 256 MiB\n")
+    }
+
     @Test func sloppyFeedListsWhatParsedWithAWarning() async throws {
         let broken = String(decoding: Self.show, as: UTF8.self).replacingOccurrences(of: "<item><title>Notes only</title><guid>ep-3</guid></item>", with: "<item><title>Cut")
         let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Data(broken.utf8))])

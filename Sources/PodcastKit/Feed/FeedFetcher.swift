@@ -22,8 +22,6 @@ public struct FeedFetcher {
 
     /// The most pages read of one paged feed.
     public static let maxPages = 50
-    /// The most bytes read of one page: real feeds are a few MB; this stops an endless stream.
-    static let maxPageBytes = 256 * 1024 * 1024
 
     /// The HTTP client requests go through.
     public var http: HTTPClient
@@ -125,15 +123,12 @@ public struct FeedFetcher {
         try? FileIO.makeDirectory(cacheDirectory)
         let writer = try? AtomicFileWriter(destination: bodyPath)
         var parser: FeedParser?
-        var received = 0
 
         let response: HTTPResponse
         do {
             response = try http.stream(url, headers: headers, accepting: 200...304, begin: { contentType, finalURL in
                 parser = FeedParser(url: finalURL.isEmpty ? url : finalURL, source: url, httpCharset: Self.charset(of: contentType))
             }, consume: { bytes in
-                received += bytes.count
-                guard received <= Self.maxPageBytes else { return false }
                 writer?.write(bytes)
                 parser?.parse(bytes)
                 return parser?.wantsMoreBytes ?? true
@@ -152,10 +147,7 @@ public struct FeedFetcher {
             throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
         }
         guard let parser else { throw FeedError(.empty, source: url) }
-        var result = try parser.finish()
-        if received > Self.maxPageBytes {
-            result.warnings.append("feed \(url) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
-        }
+        let result = try parser.finish()
         // Only a whole answer is worth a conditional GET next time.
         if !response.stoppedByConsumer, let writer, (try? writer.commit()) != nil {
             try? cache.saveFeedCacheEntry(FeedCacheEntry(

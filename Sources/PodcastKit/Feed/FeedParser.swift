@@ -32,6 +32,13 @@ public final class FeedParser {
 
     /// How many bytes are looked at before deciding what the document is.
     private static let sniffLength = 1024
+    /// The most bytes of a document read: real feeds are a few MB; this stops an endless stream.
+    public static let maxBytes = 256 * 1024 * 1024
+
+    /// The bytes taken so far, at most `maxBytes`.
+    private var received = 0
+    /// True once the document went past `maxBytes`: what follows was not read.
+    private var cutAtLimit = false
 
     /// A parser for the document at `url` (relative links resolve against it), named `source` in
     /// errors; `httpCharset` is the charset the server named, if any.
@@ -42,16 +49,30 @@ public final class FeedParser {
     }
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
-    /// limit was reached): the caller may stop reading.
+    /// or byte limit was reached): the caller may stop reading.
     public var wantsMoreBytes: Bool {
         switch state {
-        case .sniffing, .parsing: true
+        case .sniffing, .parsing: !cutAtLimit
         case .rejected, .stopped: false
         }
     }
 
-    /// Parses the next bytes of the document.
+    /// Parses the next bytes of the document (up to `maxBytes` in all; the document is read no
+    /// further than that).
     public func parse(_ bytes: UnsafeRawBufferPointer) {
+        guard !cutAtLimit else { return }
+        if bytes.count > Self.maxBytes - received {
+            // The part that fits is read; then reading stops as if the builder had asked for it,
+            // so the cut is not taken for broken XML.
+            parse(UnsafeRawBufferPointer(rebasing: bytes[..<(Self.maxBytes - received)]))
+            cutAtLimit = true
+            if case .parsing(let xml) = state {
+                xml.stop()
+                state = .stopped(xml)
+            }
+            return
+        }
+        received += bytes.count
         stopIfRequested()
         switch state {
         case .sniffing:
@@ -89,7 +110,12 @@ public final class FeedParser {
         if feed.episodes.isEmpty, let problem {
             throw FeedError(.malformed(line: problem.line, column: problem.column, message: problem.message), source: source)
         }
+        if feed.episodes.isEmpty, cutAtLimit { throw FeedError(.tooLarge(limit: Self.maxBytes), source: source) }
         var warnings: [String] = []
+        if cutAtLimit {
+            warnings.append("feed \(source) is larger than \(Self.maxBytes / 1024 / 1024) MiB; listing the "
+                + "\(feed.episodes.count) episodes in its first \(Self.maxBytes / 1024 / 1024) MiB")
+        }
         if let problem {
             warnings.append("feed \(source) has broken XML at line \(problem.line):\(problem.column) (\(problem.message)); "
                 + "listing the \(feed.episodes.count) episodes read")
