@@ -137,6 +137,39 @@ import Testing
         #expect(result.stderr == "warning: feed \(server.url("/huge.xml")) is larger than 256 MiB; listing the 2 episodes in its first 256 MiB\n")
     }
 
+    /// `show` with a long show description, served in 2 KiB pieces a tenth of a second apart
+    /// (about 2 s in all), so the fetch outlasts the second after which progress is shown.
+    private static func slowShowRoute() -> ServerRoute {
+        let padded = String(decoding: show, as: UTF8.self).replacingOccurrences(
+            of: "<itunes:author>Host</itunes:author>",
+            with: "<itunes:author>Host</itunes:author><itunes:summary>" + String(repeating: "z", count: 40 * 1024) + "</itunes:summary>")
+        return .slow(body: Data(padded.utf8), chunkSize: 2048, interval: .milliseconds(100))
+    }
+
+    @Test func slowFetchShowsNoProgressOffATerminal() async throws {
+        let server = try LoopbackServer(routes: ["/feed.xml": Self.slowShowRoute()])
+        let result = try await PodcastBinary().run(["episodes", server.url("/feed.xml")])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.split(separator: "\n").count == 4)
+    }
+
+    @Test func slowFetchOnATerminalShowsBytesSoFarAndClearsThemBeforeTheTable() async throws {
+        // script(1) runs podcast on a pseudo-terminal: stdout and stderr are both that terminal.
+        let server = try LoopbackServer(routes: ["/feed.xml": Self.slowShowRoute()])
+        let podcast = try PodcastBinary()
+        let command = "'\(try builtExecutable(named: "podcast").path)' episodes '\(server.url("/feed.xml"))'"
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory,
+                          "PODCAST_CONFIG": podcast.configFile, "COLUMNS": "100"])
+        let result = await process.finish(within: .seconds(60))
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("\r\u{1B}[2Kfetching \(server.url("/feed.xml")): "))
+        // The last progress line is cleared, and the table starts where it was.
+        #expect(result.stdout.contains(" so far\r\u{1B}[2K#  Date        Duration"))
+    }
+
     @Test func sloppyFeedListsWhatParsedWithAWarning() async throws {
         let broken = String(decoding: Self.show, as: UTF8.self).replacingOccurrences(of: "<item><title>Notes only</title><guid>ep-3</guid></item>", with: "<item><title>Cut")
         let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Data(broken.utf8))])

@@ -29,12 +29,19 @@ public struct FeedFetcher {
     public var cache: any FeedCache
     /// The directory keeping the bodies of earlier answers.
     public var cacheDirectory: String
+    /// Told how much of a page has arrived, on the thread that called `fetch`, as bytes arrive:
+    /// once a page has taken a second, and then at most four times a second (`ProgressPacing`).
+    public var progress: ((FeedFetchProgress) -> Void)?
 
-    /// A fetcher using `http`, remembering answers in `cache` and `cacheDirectory`.
-    public init(http: HTTPClient, cache: any FeedCache, cacheDirectory: String) {
+    /// A fetcher using `http`, remembering answers in `cache` and `cacheDirectory`; `progress`,
+    /// when given, hears how a slow page is coming along.
+    public init(
+        http: HTTPClient, cache: any FeedCache, cacheDirectory: String, progress: ((FeedFetchProgress) -> Void)? = nil
+    ) {
         self.http = http
         self.cache = cache
         self.cacheDirectory = cacheDirectory
+        self.progress = progress
     }
 
     /// Fetches the feed at `url`; `refresh` skips the conditional GET.
@@ -123,12 +130,16 @@ public struct FeedFetcher {
         try? FileIO.makeDirectory(cacheDirectory)
         let writer = try? AtomicFileWriter(destination: bodyPath)
         var parser: FeedParser?
+        var received = 0
+        var pacing = ProgressPacing(start: .now)
 
         let response: HTTPResponse
         do {
             response = try http.stream(url, headers: headers, accepting: 200...304, begin: { contentType, finalURL in
                 parser = FeedParser(url: finalURL.isEmpty ? url : finalURL, source: url, httpCharset: Self.charset(of: contentType))
             }, consume: { bytes in
+                received += bytes.count
+                if let progress, pacing.isDue(at: .now) { progress(FeedFetchProgress(url: url, receivedBytes: received)) }
                 writer?.write(bytes)
                 parser?.parse(bytes)
                 return parser?.wantsMoreBytes ?? true

@@ -41,13 +41,18 @@ struct Episodes: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
+        let progressLine = FetchProgressLine(console: context.console)
         let reader = FeedReader(
             catalog: try context.itunesCatalog(),
             fetcher: FeedFetcher(
                 http: HTTPClient(settings: context.configuration.httpSettings), cache: store,
-                cacheDirectory: context.paths.home + "/feeds"),
+                cacheDirectory: context.paths.home + "/feeds", progress: progressLine.show),
             store: store)
-        let fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
+        let fetched: FeedFetcher.Fetched
+        do {
+            defer { progressLine.clear() }
+            fetched = try reader.read(FeedSource(argument: feed), refresh: refresh)
+        }
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
         let records = try store.downloadRecords(feed: fetched.url)
         // Stored beside the output, on a second core, through a store of its own (or after it,
