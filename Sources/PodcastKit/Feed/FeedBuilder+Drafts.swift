@@ -86,6 +86,16 @@ extension FeedBuilder {
             var base: URLResolver?
         }
 
+        /// How much was recorded: room for as much is reserved in the next item's draft (items of
+        /// one feed look alike), so recording does not grow the arrays step by step.
+        var recordedSize: (textBytes: Int, fields: Int) { (texts.count, fields.count) }
+
+        /// A draft with room reserved for `size` of recorded texts.
+        init(reserving size: (textBytes: Int, fields: Int) = (0, 0)) {
+            texts.reserveCapacity(min(size.textBytes, Self.maxRecordedBytes))
+            fields.reserveCapacity(size.fields)
+        }
+
         /// Records the text (UTF-8 bytes) read for `field`, written as `type` says (Atom), read
         /// under `base` when an `xml:base` was in force.
         mutating func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {

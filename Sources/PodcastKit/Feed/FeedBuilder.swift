@@ -6,7 +6,7 @@ import FoundationEssentials
 ///
 /// A value: the parser that reads the document holds it and lends it to libxml2's callbacks for
 /// each piece it parses (`XMLPushParser.parse(_:into:)`).
-struct FeedBuilder: XMLEventHandler {
+struct FeedBuilder {
     /// The root element's format once the first tag was seen; nil before, or for a non-feed.
     private(set) var format: FeedFormat?
     /// The root element when the document is not a feed (`html`, `opml`, …).
@@ -43,6 +43,8 @@ struct FeedBuilder: XMLEventHandler {
     /// How the kept text is written, for Atom text constructs that say (`type`).
     private var captureType: AtomTextType?
     private var itemDepth = 0
+    /// What the last item recorded (see `ItemDraft.recordedSize`).
+    private var lastItemSize = (textBytes: 0, fields: 0)
 
     /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
     /// document's URL.
@@ -64,8 +66,9 @@ struct FeedBuilder: XMLEventHandler {
         return result
     }
 
-    // MARK: XMLEventHandler
+    // MARK: What XMLPushParser reads, in document order
 
+    /// A start tag; `spelling` is its local name as written; `attributes` is valid only during the call.
     mutating func didStartElement(_ name: XMLName, spelling: String, attributes: XMLAttributes) {
         guard !stopped else { return }
         if stack.isEmpty {
@@ -97,6 +100,7 @@ struct FeedBuilder: XMLEventHandler {
         }
     }
 
+    /// The end tag of the innermost open element.
     mutating func didEndElement() {
         guard !stopped, let name = stack.last else { return }
         if captureDepth == stack.count, let field = fields.last ?? nil {
@@ -105,6 +109,7 @@ struct FeedBuilder: XMLEventHandler {
         }
         if isItemElement(name), stack.count == itemDepth, let finished = item {
             item = nil
+            lastItemSize = finished.recordedSize
             finisher.add(finished, base: bases.last?.resolver)
             itemCount += 1
             if itemCount >= Self.maxItems {
@@ -117,12 +122,13 @@ struct FeedBuilder: XMLEventHandler {
         fields.removeLast()
     }
 
+    /// Character data (text or CDATA), already decoded to UTF-8; valid only during the call.
     mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !stopped, captureDepth != nil else { return }
         let room = Self.maxTextBytes - text.count
         guard room > 0 else { return }
         if bytes.count > room { truncatedTexts += 1 }
-        text.append(contentsOf: bytes.prefix(room))
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(room)))
     }
 
     /// Takes in the text read for `field`, in the item being read or in the channel.
@@ -158,7 +164,7 @@ struct FeedBuilder: XMLEventHandler {
 
     private mutating func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
         if isItemElement(name) {
-            item = ItemDraft()
+            item = ItemDraft(reserving: lastItemSize)
             itemDepth = stack.count
             return nil
         }

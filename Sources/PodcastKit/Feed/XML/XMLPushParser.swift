@@ -1,9 +1,9 @@
 import CLibXML2
 
 /// libxml2's SAX2 push parser, hardened for documents from strangers, fed chunk by chunk as bytes
-/// arrive; it keeps no document in memory. What it reads goes straight to an `XMLEventHandler`,
-/// on the thread that feeds it, while libxml2's buffers are still valid: nothing is copied on the
-/// way, and element names are turned into `XMLName`s once per distinct name (`InternedNames`).
+/// arrive; it keeps no document in memory. What it reads goes straight to a `FeedBuilder`, on the
+/// thread that feeds it, while libxml2's buffers are still valid: nothing is copied on the way,
+/// and element names are turned into `XMLName`s once per distinct name (`InternedNames`).
 ///
 /// Hardening: no network (`NONET`), recover from errors (real feeds are sloppy), never substitute
 /// entities, load no DTD, and ignore every entity declaration, so XXE, billion-laughs and
@@ -27,18 +27,16 @@ final class XMLPushParser {
     private static let chunkSize = 32 * 1024
 
     /// What libxml2's callbacks work with during one `parse` or `finish` call, reached through
-    /// the parser context's `_private` for that call only: the handler's methods, bound to the
-    /// handler lent to the call, and the parser's bookkeeping, moved in for the call and back
-    /// out after it. The callbacks, hundreds of thousands a feed, then touch no object's
-    /// properties, whose exclusivity checks cost more than the work of most events; the handler
-    /// is still accessed exclusively, once for the whole call.
+    /// the parser context's `_private` for that call only: the builder lent to the call, and the
+    /// parser's bookkeeping, moved in for the call and back out after it. The callbacks, hundreds
+    /// of thousands a feed, then touch no object's properties, whose exclusivity checks cost more
+    /// than the work of most events; the builder is still accessed exclusively, once for the
+    /// whole call.
     private struct Session {
         var names: InternedNames
         var firstProblem: XMLProblem?
         var ignoredEntityDeclarations: Int
-        let start: (XMLName, String, XMLAttributes) -> Void
-        let end: () -> Void
-        let text: (UnsafeBufferPointer<UInt8>) -> Void
+        let builder: UnsafeMutablePointer<FeedBuilder>
     }
 
     /// A parser for a document whose `encoding`, when given, overrides its own declaration (an
@@ -69,11 +67,11 @@ final class XMLPushParser {
         xmlFreeParserCtxt(context)
     }
 
-    /// Parses the next bytes of the document, handing what they hold to `handler`.
-    func parse(_ bytes: UnsafeRawBufferPointer, into handler: inout some XMLEventHandler) {
+    /// Parses the next bytes of the document, handing what they hold to `builder`.
+    func parse(_ bytes: UnsafeRawBufferPointer, into builder: inout FeedBuilder) {
         guard !finished, var start = bytes.baseAddress else { return }
         var remaining = bytes.count
-        withSession(lending: &handler) {
+        withSession(lending: &builder) {
             while remaining > 0 {
                 let size = min(remaining, Self.chunkSize)
                 _ = xmlParseChunk(context, start.assumingMemoryBound(to: CChar.self), Int32(size), 0)
@@ -83,10 +81,10 @@ final class XMLPushParser {
         }
     }
 
-    /// Tells libxml2 the document ended, handing `handler` what that reports (elements left unclosed).
-    func finish(into handler: inout some XMLEventHandler) {
+    /// Tells libxml2 the document ended, handing `builder` what that reports (elements left unclosed).
+    func finish(into builder: inout FeedBuilder) {
         guard !finished else { return }
-        withSession(lending: &handler) { _ = xmlParseChunk(context, nil, 0, 1) }
+        withSession(lending: &builder) { _ = xmlParseChunk(context, nil, 0, 1) }
         finished = true
     }
 
@@ -96,14 +94,12 @@ final class XMLPushParser {
         finished = true
     }
 
-    /// Runs `body` (which calls into libxml2) with a session for `handler` in the context's `_private`.
-    private func withSession<Handler: XMLEventHandler>(lending handler: inout Handler, _ body: () -> Void) {
-        withUnsafeMutablePointer(to: &handler) { handler in
+    /// Runs `body` (which calls into libxml2) with a session for `builder` in the context's `_private`.
+    private func withSession(lending builder: inout FeedBuilder, _ body: () -> Void) {
+        withUnsafeMutablePointer(to: &builder) { builder in
             var session = Session(
                 names: names, firstProblem: firstProblem, ignoredEntityDeclarations: ignoredEntityDeclarations,
-                start: { handler.pointee.didStartElement($0, spelling: $1, attributes: $2) },
-                end: { handler.pointee.didEndElement() },
-                text: { handler.pointee.didReceiveText($0) })
+                builder: builder)
             // The session holds the only reference to the table, so that adding to it copies nothing.
             names = InternedNames()
             withUnsafeMutablePointer(to: &session) { session in
@@ -152,14 +148,15 @@ final class XMLPushParser {
         sax.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
             guard let localName, let session = XMLPushParser.session(context) else { return }
             let (name, spelling) = session.pointee.names.name(local: localName, prefix: prefix, uri: uri)
-            session.pointee.start(name, spelling, XMLAttributes(attributes, count: Int(attributeCount)))
+            session.pointee.builder.pointee.didStartElement(
+                name, spelling: spelling, attributes: XMLAttributes(attributes, count: Int(attributeCount)))
         }
         sax.endElementNs = { context, _, _, _ in
-            XMLPushParser.session(context)?.pointee.end()
+            XMLPushParser.session(context)?.pointee.builder.pointee.didEndElement()
         }
         sax.characters = { context, text, length in
             guard let text, let session = XMLPushParser.session(context) else { return }
-            session.pointee.text(UnsafeBufferPointer(start: text, count: Int(length)))
+            session.pointee.builder.pointee.didReceiveText(UnsafeBufferPointer(start: text, count: Int(length)))
         }
         sax.cdataBlock = sax.characters
         sax.serror = { context, error in
