@@ -16,7 +16,7 @@ struct XMLAttributes {
 
     /// The value of attribute `local` in `namespace` (unprefixed attributes are `.none`), with
     /// surrounding white space removed; nil when absent.
-    func value(_ local: String, in namespace: FeedNamespace = .none) -> String? {
+    func value(_ local: StaticString, in namespace: FeedNamespace = .none) -> String? {
         guard let pointers else { return nil }
         for index in 0..<count {
             let base = pointers + index * 5
@@ -28,15 +28,16 @@ struct XMLAttributes {
         return nil
     }
 
-    /// Whether the NUL-terminated `name` is `local`, compared on bytes: handing a `String` to
-    /// `strcmp` would copy it into a new C string for every attribute looked at.
-    private static func name(_ name: UnsafePointer<xmlChar>, is local: String) -> Bool {
-        var next = name
-        for byte in local.utf8 {
-            guard next.pointee == byte else { return false }
-            next += 1
+    /// Whether the NUL-terminated `name` is `local`, compared on bytes.
+    private static func name(_ name: UnsafePointer<xmlChar>, is local: StaticString) -> Bool {
+        local.withUTF8Buffer { local in
+            var next = name
+            for byte in local {
+                guard next.pointee == byte else { return false }
+                next += 1
+            }
+            return next.pointee == 0
         }
-        return next.pointee == 0
     }
 
     /// An attribute's raw value with references decoded and surrounding white space removed.
