@@ -145,6 +145,18 @@ def long_notes(rng, number):
     return "%s<h3>Links</h3><ul>%s</ul><p>Credits: %s &mdash; &copy; Example Media</p>" % ("".join(parts), links, credits)
 
 
+def item_head(rng, title, published, number):
+    """The lines every kind of item starts with: its title, a random guid, its date and link."""
+    return [
+        "    <item>",
+        "      <title>%s</title>" % escape(title),
+        '      <guid isPermaLink="false">%08x-%04x-%04x-%04x-%012x</guid>' % (
+            rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(48)),
+        "      <pubDate>%s</pubDate>" % format_datetime(published),
+        "      <link>%s/episodes/%d</link>" % (SHOW, number),
+    ]
+
+
 def multilingual_item(rng, number, published, season, long):
     language = LANGUAGES[LANGUAGE_ORDER[number % 3]]
     title = "%d: %s" % (number, phrase(rng, language, 3, 6))
@@ -154,13 +166,7 @@ def multilingual_item(rng, number, published, season, long):
     else:
         description = multilingual_summary(rng, language, number)
         notes = "<![CDATA[%s]]>" % multilingual_notes(rng, language, number)
-    lines = [
-        "    <item>",
-        "      <title>%s</title>" % escape(title),
-        '      <guid isPermaLink="false">%08x-%04x-%04x-%04x-%012x</guid>' % (
-            rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(48)),
-        "      <pubDate>%s</pubDate>" % format_datetime(published),
-        "      <link>%s/episodes/%d</link>" % (SHOW, number),
+    lines = item_head(rng, title, published, number) + [
         "      <description>%s</description>" % description,
         "      <content:encoded>%s</content:encoded>" % notes,
         "      <itunes:author>%s</itunes:author>" % escape(rng.choice(language["authors"])),
@@ -177,13 +183,7 @@ def multilingual_item(rng, number, published, season, long):
 
 def item(rng, number, published, season):
     title = "%d: %s" % (number, sentence(rng, 3, 7))
-    lines = [
-        "    <item>",
-        "      <title>%s</title>" % escape(title),
-        '      <guid isPermaLink="false">%08x-%04x-%04x-%04x-%012x</guid>' % (
-            rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(48)),
-        "      <pubDate>%s</pubDate>" % format_datetime(published),
-        "      <link>%s/episodes/%d</link>" % (SHOW, number),
+    lines = item_head(rng, title, published, number) + [
         "      <description><![CDATA[%s]]></description>" % summary(rng, number),
         "      <content:encoded><![CDATA[%s]]></content:encoded>" % show_notes(rng, number),
         '      <enclosure url="%s/ep%05d.mp3?source=feed" length="%d" type="audio/mpeg"/>' % (
