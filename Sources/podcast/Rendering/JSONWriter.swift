@@ -64,7 +64,8 @@ struct JSONWriter {
     mutating func key(_ name: StaticString) {
         separate()
         text.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { text.append(contentsOf: $0) }
+        // Byte by byte: the contract's keys are a few letters, shorter than a bulk copy's set-up.
+        name.withUTF8Buffer { for byte in $0 { text.append(byte) } }
         text.append(UInt8(ascii: "\""))
         writeColon()
     }
@@ -97,7 +98,14 @@ struct JSONWriter {
     mutating func int(_ value: Int?) {
         guard let value else { return null() }
         beginValue()
-        text.append(contentsOf: String(value).utf8)
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        writeDigits(value.magnitude)
+    }
+
+    /// The decimal digits of `value`, written without making a string first.
+    private mutating func writeDigits(_ value: UInt) {
+        if value >= 10 { writeDigits(value / 10) }
+        text.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// The text, quoted, or null for nil.
