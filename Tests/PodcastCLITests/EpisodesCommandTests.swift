@@ -100,6 +100,76 @@ import Testing
         #expect(result.stdout.contains("S02 E04 Smörgåsbord at the Slipway"))
     }
 
+    @Test func bidiControlsInTitlesNeverReorderTheTable() async throws {
+        let path = Fixtures.directory.appending(path: "own/feeds/bidi-title.xml").path
+        let result = try await PodcastBinary().run(["episodes", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "#  Date        Duration    Size  State  Title",
+            "1  2026-11-16     30:00  2.0 MB  new    Invoice fdp.exe explained",
+            "2  2026-11-09     20:00  1.0 MB  new    Isolated and overridden",
+        ])
+    }
+
+    @Test func jsonKeepsBidiControlsEscaped() async throws {
+        let path = Fixtures.directory.appending(path: "own/feeds/bidi-title.xml").path
+        let result = try await PodcastBinary().run(["episodes", "--json", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""title":"Invoice \u202efdp.exe\u202c explained""#))
+        #expect(!result.stdout.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        let episodes = try #require(try json(result.stdout)["episodes"] as? [[String: Any]])
+        #expect(episodes.map { $0["title"] as? String } == ["Invoice \u{202E}fdp.exe\u{202C} explained", "\u{2067}Isolated\u{2069} and \u{202E}overridden"])
+    }
+
+    @Test func feedLargerThan256MiBListsItsStartAndSaysSo() async throws {
+        // Two items, then white space until the client hangs up (at most 320 MiB): the feed is
+        // streamed, never held whole on either side.
+        let server = try LoopbackServer(routes: ["/huge.xml": .raw { _, writer in
+            try writer.sendHead([("Content-Type", "application/rss+xml"), ("Connection", "close")])
+            try writer.send("<rss version=\"2.0\"><channel><title>Huge</title><item><title>One</title><guid>1</guid></item>"
+                + "<item><title>Two</title><guid>2</guid></item>")
+            let padding = [UInt8](repeating: UInt8(ascii: " "), count: 1024 * 1024)
+            for _ in 0..<320 { try writer.send(padding) }
+        }])
+        let result = try await PodcastBinary().run(["episodes", server.url("/huge.xml")])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 3)
+        #expect(result.stderr == "warning: feed \(server.url("/huge.xml")) is larger than 256 MiB; listing the 2 episodes in its first 256 MiB\n")
+    }
+
+    /// `show` with a long show description, served in 2 KiB pieces a tenth of a second apart
+    /// (about 2 s in all), so the fetch outlasts the second after which progress is shown.
+    private static func slowShowRoute() -> ServerRoute {
+        let padded = String(decoding: show, as: UTF8.self).replacingOccurrences(
+            of: "<itunes:author>Host</itunes:author>",
+            with: "<itunes:author>Host</itunes:author><itunes:summary>" + String(repeating: "z", count: 40 * 1024) + "</itunes:summary>")
+        return .slow(body: Data(padded.utf8), chunkSize: 2048, interval: .milliseconds(100))
+    }
+
+    @Test func slowFetchShowsNoProgressOffATerminal() async throws {
+        let server = try LoopbackServer(routes: ["/feed.xml": Self.slowShowRoute()])
+        let result = try await PodcastBinary().run(["episodes", server.url("/feed.xml")])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.split(separator: "\n").count == 4)
+    }
+
+    @Test func slowFetchOnATerminalShowsBytesSoFarAndClearsThemBeforeTheTable() async throws {
+        // script(1) runs podcast on a pseudo-terminal: stdout and stderr are both that terminal.
+        let server = try LoopbackServer(routes: ["/feed.xml": Self.slowShowRoute()])
+        let podcast = try PodcastBinary()
+        let command = "'\(try builtExecutable(named: "podcast").path)' episodes '\(server.url("/feed.xml"))'"
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory,
+                          "PODCAST_CONFIG": podcast.configFile, "COLUMNS": "100"])
+        let result = await process.finish(within: .seconds(60))
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("\r\u{1B}[2Kfetching \(server.url("/feed.xml")): "))
+        // The last progress line is cleared, and the table starts where it was.
+        #expect(result.stdout.contains(" so far\r\u{1B}[2K#  Date        Duration"))
+    }
+
     @Test func sloppyFeedListsWhatParsedWithAWarning() async throws {
         let broken = String(decoding: Self.show, as: UTF8.self).replacingOccurrences(of: "<item><title>Notes only</title><guid>ep-3</guid></item>", with: "<item><title>Cut")
         let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Data(broken.utf8))])

@@ -34,6 +34,27 @@ import Testing
         }
     }
 
+    @Test func aSlowPageReportsHowMuchHasArrived() throws {
+        // 24 KiB in 1 KiB pieces, a tenth of a second apart: about 2.4 s in all.
+        let body = Self.feed("Slow", items: ["a"], extra: "<description>" + String(repeating: "x", count: 24 * 1024) + "</description>")
+        let server = try LoopbackServer(routes: ["/feed": .slow(body: body, chunkSize: 1024, interval: .milliseconds(100))])
+        let fixture = try Fixture()
+        let reports = Reports()
+        var fetcher = fixture.fetcher
+        fetcher.progress = { reports.all.append($0) }
+        let fetched = try fetcher.fetch(server.url("/feed"))
+        #expect(fetched.result.feed.title == "Slow")
+        #expect(!reports.all.isEmpty)
+        #expect(reports.all.allSatisfy { $0.url == server.url("/feed") && $0.receivedBytes <= body.count })
+        #expect(reports.all.map(\.receivedBytes) == reports.all.map(\.receivedBytes).sorted())
+        #expect(Set(reports.all.map(\.receivedBytes)).count == reports.all.count)
+    }
+
+    /// What a progress callback was told, in order.
+    private final class Reports {
+        var all: [FeedFetchProgress] = []
+    }
+
     @Test func unchangedFeedIsNotDownloadedAgain() throws {
         let server = try LoopbackServer(routes: ["/feed": Self.conditional(Self.feed("S", items: ["a", "b"]), etag: "\"v1\"")])
         let fixture = try Fixture()

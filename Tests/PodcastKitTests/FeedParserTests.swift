@@ -330,4 +330,39 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(result.feed.episodes.last?.guid == "\(limit)")
         #expect(result.warnings.contains { $0.contains("more than \(limit) items") })
     }
+
+    /// Feeds `parser` a document of two items and then white space inside the channel, in
+    /// pieces of 1 MiB (one buffer handed again and again), until it wants no more or
+    /// `total` bytes went in; returns how many did.
+    private func feedPaddedDocument(to parser: FeedParser, items: String, total: Int) -> Int {
+        let head = Array(("<rss version=\"2.0\"><channel><title>Huge</title>" + items).utf8)
+        let padding = [UInt8](repeating: UInt8(ascii: " "), count: 1024 * 1024)
+        var sent = 0
+        head.withUnsafeBytes { parser.parse($0) }
+        sent += head.count
+        while parser.wantsMoreBytes && sent < total {
+            padding.withUnsafeBytes { parser.parse($0) }
+            sent += padding.count
+        }
+        return sent
+    }
+
+    @Test func documentPastTheByteLimitListsWhatItsStartHoldsAndSaysItIsTooLarge() throws {
+        let parser = FeedParser(url: "https://example.com/huge.xml")
+        let items = "<item><guid>1</guid></item><item><guid>2</guid></item>"
+        let sent = feedPaddedDocument(to: parser, items: items, total: FeedParser.maxBytes + 4 * 1024 * 1024)
+        // Reading stopped right after the limit, not at the end of the stream.
+        #expect(sent > FeedParser.maxBytes && sent <= FeedParser.maxBytes + 1024 * 1024)
+        let result = try parser.finish()
+        #expect(result.feed.episodes.map(\.guid) == ["1", "2"])
+        #expect(result.warnings == ["feed https://example.com/huge.xml is larger than 256 MiB; listing the 2 episodes in its first 256 MiB"])
+    }
+
+    @Test func documentPastTheByteLimitWithoutEpisodesIsTooLarge() throws {
+        let parser = FeedParser(url: "https://example.com/huge.xml")
+        _ = feedPaddedDocument(to: parser, items: "", total: FeedParser.maxBytes + 4 * 1024 * 1024)
+        #expect(throws: FeedError(.tooLarge(limit: FeedParser.maxBytes), source: "https://example.com/huge.xml")) {
+            try parser.finish()
+        }
+    }
 }

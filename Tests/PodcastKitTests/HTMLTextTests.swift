@@ -123,3 +123,22 @@ import Testing
         #expect(HTMLEntities.character(named: "") == nil)
     }
 }
+
+/// The byte table the converter copies text runs with: every character past ASCII is written as
+/// it is but U+0080–U+00A0, the C1 controls and the no-break space, which read as a space.
+@Suite struct HTMLTextCharacterTests {
+    @Test func everyCharacterPastASCIIIsKeptOrReadAsASpace() {
+        var wrong: [UInt32] = []
+        for value in 0x80...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "<p>a" + String(scalar) + "b</p>"
+            let expected = value <= 0xA0 ? "a b" : "a" + String(scalar) + "b"
+            if HTMLText.plainText(text) != expected { wrong.append(scalar.value) }
+        }
+        #expect(wrong.isEmpty, "wrong: \(wrong.prefix(10).map { String($0, radix: 16) })")
+    }
+
+    @Test func nonASCIITextRunsAreCopiedWithTheirSpacing() {
+        #expect(HTMLText.plainText("<p>東京  ニュース&nbsp;経済</p>\n<p>Größe — „été“</p>") == "東京 ニュース 経済\n\nGröße — „été“")
+    }
+}

@@ -22,6 +22,16 @@ import Testing
         ])
     }
 
+    @Test func bidiControlsAreLeftOutOfCells() {
+        let table = TextTable(
+            columns: [TextTable.Column("#", alignment: .right), TextTable.Column("Title"), TextTable.Column("State")],
+            rows: [["1", "Invoice \u{202E}fdp.exe\u{202C} \u{2066}x\u{2069}", "new"]])
+        #expect(table.render(width: nil).lines == [
+            "#  Title              State",
+            "1  Invoice fdp.exe x  new",
+        ])
+    }
+
     @Test func narrowWidthShrinksEarlierStagesFirst() {
         let lines = table.render(width: 50).lines
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 50 })

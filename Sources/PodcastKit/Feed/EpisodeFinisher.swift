@@ -2,36 +2,27 @@
 /// dates, durations and show notes), keeping document order.
 ///
 /// A document's first items are made at once, on the calling thread. Once a document proves
-/// long, the rest go in batches to a thread of their own (`HandOff`), so that reading and the
-/// making of episodes run side by side on two cores.
+/// long, the rest go, in whole batches and by value, to a thread of their own (`BatchQueue`,
+/// `BackgroundThread`), which hands its episodes back when the document ends: reading the
+/// document and making its episodes then run side by side on two cores. Not Sendable: the thread
+/// that reads the document adds and finishes.
 final class EpisodeFinisher {
     /// Items made on the calling thread before a thread is started, and the size of each batch.
     static let batchSize = 64
-    /// The most batches out at once.
-    static let batchesInFlight = 8
+    /// The most batches on their way at once.
+    static let batchesInFlight = 4
 
-    private typealias Batch = [(FeedBuilder.ItemDraft, URLResolver?)]
+    /// A finished item and the `xml:base` its relative URLs resolve against, if not the document's.
+    typealias Item = (draft: FeedBuilder.ItemDraft, base: URLResolver?)
 
     private let documentURL: String
     private let resolver: URLResolver
     private var episodes: [Episode] = []
-    private var pending: Batch = []
-    private var worker: (handOff: HandOff<Batch>, made: Made)?
+    private var pending: [Item] = []
+    private var worker: (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)?
     /// True when no thread could be started: every episode is then made on the calling thread.
     private var workerUnavailable = false
     private var finished = false
-
-    /// What the thread made: written only there, read once the thread has ended.
-    private final class Made: @unchecked Sendable {
-        /// The thread's own resolver for the document: the two threads never share (and contend
-        /// for) one reference count.
-        let resolver: URLResolver
-        var episodes: [Episode] = []
-
-        init(documentURL: String) {
-            resolver = URLResolver(documentURL: documentURL)
-        }
-    }
 
     /// A finisher for the items of the document at `documentURL`.
     init(documentURL: String) {
@@ -55,44 +46,41 @@ final class EpisodeFinisher {
     func finish() -> [Episode] {
         guard !finished else { return episodes }
         finished = true
-        guard let worker else {
-            episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
-            pending = []
-            return episodes
-        }
         handOn()
-        worker.handOff.finish()
-        _ = worker.handOff.takeReturned()
-        // The first episodes go in front of the thread's, which are moved, not copied.
-        var made = worker.made.episodes
-        worker.made.episodes = []
-        made.insert(contentsOf: episodes, at: 0)
-        episodes = made
+        if let worker {
+            worker.queue.close()
+            episodes += worker.thread.wait()
+            self.worker = nil
+        }
         return episodes
     }
 
+    /// Sends the pending items to the thread, starting it first if need be (or, when no thread
+    /// can be started, makes their episodes here).
     private func handOn() {
         guard !pending.isEmpty else { return }
         if worker == nil && !workerUnavailable { worker = Self.startWorker(documentURL: documentURL) }
         guard let worker else {
             workerUnavailable = true
-            episodes += pending.map { $0.0.episode(resolver: $0.1 ?? resolver) }
+            episodes += pending.map { $0.draft.episode(resolver: $0.base ?? resolver) }
             pending = []
             return
         }
-        // Made batches are freed here, where their drafts were allocated.
-        _ = worker.handOff.takeReturned()
-        worker.handOff.send(pending)
+        worker.queue.send(pending)
         pending = []
     }
 
-    private static func startWorker(documentURL: String) -> (handOff: HandOff<Batch>, made: Made)? {
-        let made = Made(documentURL: documentURL)
-        let handOff = HandOff<Batch>(slots: batchesInFlight) { drafts in
-            for (draft, base) in drafts {
-                made.episodes.append(base.map(draft.episode) ?? draft.episode(resolver: made.resolver))
+    private static func startWorker(documentURL: String) -> (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)? {
+        let queue = BatchQueue<[Item]>(slots: batchesInFlight)
+        let thread = BackgroundThread<[Episode], Never> {
+            // The thread's own resolver: the two threads never share (and contend for) one reference count.
+            let resolver = URLResolver(documentURL: documentURL)
+            var episodes: [Episode] = []
+            while let batch = queue.receive() {
+                for item in batch { episodes.append(item.draft.episode(resolver: item.base ?? resolver)) }
             }
+            return episodes
         }
-        return handOff.map { ($0, made) }
+        return thread.map { (queue, $0) }
     }
 }

@@ -31,16 +31,16 @@ extension FeedBuilder {
         }
     }
 
-    /// One item being read: the episode plus the candidates its fields are chosen from.
-    /// A class, not a struct: it is changed on nearly every element of an item, and a struct held
-    /// in an optional property would be copied (arrays and all) on each change.
+    /// One item being read: the episode plus the candidates its fields are chosen from. A value,
+    /// so that finished items can be handed to the thread that makes their episodes
+    /// (`EpisodeFinisher`).
     ///
     /// Attributes are taken in as they are read; the texts of fields are only recorded, as bytes,
-    /// and decoded when the episode is made (`episode(resolver:)`), which may be on another thread.
-    final class ItemDraft {
+    /// and decoded when the episode is made (`episode(resolver:)`).
+    struct ItemDraft: Sendable {
         /// An `<enclosure>`, Atom enclosure link or `<media:content>`: its URL made absolute, the
         /// rest as written.
-        struct Media {
+        struct Media: Sendable {
             var url: String?
             var type: String?
             var length: String?
@@ -68,13 +68,8 @@ extension FeedBuilder {
         var rssLink: String?
         var atomLink: String?
         var guidIsPermaLink = false
-        /// The show notes as plain text, from the best-ranked candidate read so far that has any.
-        private var notes: (text: String, rank: Int)?
-        /// The ranks of the candidates already offered: only the first non-empty element of each
-        /// kind counts.
-        private var offeredRanks = Set<Int>()
-        var published: Date?
-        var updated: Date?
+        private var published: Date?
+        private var updated: Date?
         /// The recorded texts, one after another, and what each one is.
         private var texts: [UInt8] = []
         private var fields: [RecordedField] = []
@@ -83,7 +78,7 @@ extension FeedBuilder {
         /// KiB; this bounds a hostile one that repeats large elements.
         static let maxRecordedBytes = 2 * FeedBuilder.maxTextBytes
 
-        private struct RecordedField {
+        private struct RecordedField: Sendable {
             var field: Field
             var range: Range<Int>
             var type: AtomTextType?
@@ -103,32 +98,16 @@ extension FeedBuilder {
 
         /// Records the text (UTF-8 bytes) read for `field`, written as `type` says (Atom), read
         /// under `base` when an `xml:base` was in force.
-        func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {
+        mutating func record(_ field: Field, text: [UInt8], type: AtomTextType?, base: URLResolver?) {
             guard texts.count + text.count <= Self.maxRecordedBytes else { return }
             let start = texts.count
             texts.append(contentsOf: text)
             fields.append(RecordedField(field: field, range: start..<texts.count, type: type, base: base))
         }
 
-        /// Whether a show-notes candidate of `rank` could still be chosen.
-        private func wantsNotes(rank: Int) -> Bool {
-            !offeredRanks.contains(rank) && rank < notes?.rank ?? Int.max
-        }
-
-        /// Offers the text of a show-notes candidate of `rank` (HTML or plain, not blank): the
-        /// notes are the plain text of the best-ranked candidate that has any, and of each rank
-        /// only the first candidate counts.
-        private func offerNotes(_ html: String, rank: Int) {
-            guard wantsNotes(rank: rank) else { return }
-            offeredRanks.insert(rank)
-            let text = HTMLText.plainText(html)
-            if !text.isEmpty { notes = (text, rank) }
-        }
-
         /// The finished episode, its URLs made absolute (those not already) against `resolver`.
-        /// Call once.
-        func episode(resolver: URLResolver) -> Episode {
-            applyRecordedFields(resolver: resolver)
+        consuming func episode(resolver: URLResolver) -> Episode {
+            let notes = applyRecordedFields(resolver: resolver)
             var episode = self.episode
             let media = enclosures.first { $0.url.flatMap(resolver.resolve) != nil } ?? preferredMediaContent(resolver)
             if let media, let url = media.url.flatMap(resolver.resolve) {
@@ -145,36 +124,44 @@ extension FeedBuilder {
             episode.published = published ?? updated
             episode.image = episode.image ?? mediaThumbnail.flatMap(resolver.resolve)
                 ?? mediaContents.lazy.filter(\.isImage).compactMap { $0.url.flatMap(resolver.resolve) }.first
-            episode.description = notes?.text
+            episode.description = notes
             if episode.title.isEmpty {
                 episode.title = fallbackTitle ?? episode.enclosure.map { Self.fileStem(of: $0.url) } ?? ""
             }
             return episode
         }
 
-        /// Decodes the recorded texts and takes each in, in document order. The texts stay: they
-        /// are freed with the draft, on the thread that allocated them (see `EpisodeFinisher`).
-        private func applyRecordedFields(resolver: URLResolver) {
+        /// Decodes the recorded texts and takes each in, in document order; returns the show
+        /// notes. A text that cannot change the episode (a second title, show notes of a rank
+        /// already beaten) is not decoded at all.
+        private mutating func applyRecordedFields(resolver: URLResolver) -> String? {
+            // The show notes as plain text, from the best-ranked candidate that has any; of each
+            // rank only the first candidate that is not blank counts.
+            var notes: (text: String, rank: Int)?
+            var offeredRanks: UInt64 = 0
+            let texts = self.texts
             texts.withUnsafeBufferPointer { texts in
                 for recorded in fields {
                     let text = UnsafeBufferPointer(rebasing: texts[recorded.range])
-                    guard let (value, trimmed) = recorded.field.decode(text, type: recorded.type) else { continue }
-                    if let base = recorded.base {
-                        take(recorded.field, value, trimmed, base: base)
-                    } else {
-                        take(recorded.field, value, trimmed, base: resolver)
+                    if let rank = recorded.field.notesRank {
+                        guard offeredRanks & 1 << UInt64(rank) == 0, rank < notes?.rank ?? Int.max,
+                            let plain = recorded.field.plainNotes(text, type: recorded.type)
+                        else { continue }
+                        offeredRanks |= 1 << UInt64(rank)
+                        if !plain.isEmpty { notes = (plain, rank) }
+                        continue
                     }
+                    if case .itemTitle = recorded.field, !episode.title.isEmpty { continue }
+                    guard let (value, trimmed) = recorded.field.decode(text, type: recorded.type) else { continue }
+                    take(recorded.field, value, trimmed, base: recorded.base ?? resolver)
                 }
             }
+            return notes?.text
         }
 
         /// Takes in a field's text: `value` as written for fields that keep markup, and `trimmed`,
         /// which is not empty; relative URLs resolve against `base`.
-        private func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
-            if let rank = field.notesRank {
-                offerNotes(value, rank: rank)
-                return
-            }
+        private mutating func take(_ field: Field, _ value: String, _ trimmed: String, base: URLResolver) {
             switch field {
             case .itemTitle: if episode.title.isEmpty { episode.title = trimmed.singleLine() }
             case .itemFallbackTitle: fallbackTitle = fallbackTitle ?? trimmed.singleLine()

@@ -1,6 +1,6 @@
 extension FeedBuilder {
     /// A text element whose content is kept, and what it becomes.
-    enum Field {
+    enum Field: Sendable {
         case feedTitle, feedFallbackTitle, feedLink, feedDescription, feedSubtitle, feedSummary, feedITunesSubtitle
         case feedAuthor, feedAuthorName, feedImageURL, feedLogo, feedLanguage, feedNewURL, feedLocked
         case feedFunding(url: String?)
@@ -46,6 +46,16 @@ extension FeedBuilder.Field {
             }
             let trimmed = String(trimmingWhitespace: bytes)
             return trimmed.isEmpty ? nil : (trimmed, trimmed)
+        }
+    }
+
+    /// The plain text of a show-notes candidate (UTF-8, written as an Atom `type` says): what
+    /// `HTMLText.plainText` makes of the `value` that `decode` returns, made straight from the
+    /// bytes when no `type` asks for more. Nil for blank text, which is no candidate.
+    func plainNotes(_ text: UnsafeBufferPointer<UInt8>, type: AtomTextType?) -> String? {
+        guard type == nil else { return decode(text, type: type).map { HTMLText.plainText($0.value) } }
+        return Windows1252.withC1ControlsReplaced(text) { bytes in
+            String.isBlank(bytes) ? nil : HTMLText.plainText(bytes)
         }
     }
 

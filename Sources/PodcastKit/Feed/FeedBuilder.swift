@@ -3,418 +3,363 @@ import FoundationEssentials
 /// Builds a `Feed` from XML events: which element means what, and in which context (a `<title>`
 /// inside `<image>` is not the show's title). RSS 0.9x/1.0/2.0 and Atom, with the iTunes,
 /// Google Play, Media RSS, Dublin Core, content, Podcasting 2.0 and Podlove vocabularies.
-final class FeedBuilder: XMLEventHandler {
+///
+/// A value: the parser that reads the document holds it and lends it to libxml2's callbacks for
+/// each piece it parses (`XMLPushParser.parse(_:into:)`).
+struct FeedBuilder {
     /// The root element's format once the first tag was seen; nil before, or for a non-feed.
-    var format: FeedFormat? { reading.format }
+    private(set) var format: FeedFormat?
     /// The root element when the document is not a feed (`html`, `opml`, …).
-    var rejectedRoot: String? { reading.rejectedRoot }
+    private(set) var rejectedRoot: String?
     /// How many texts were cut at `maxTextBytes`.
-    var truncatedTexts: Int { reading.truncatedTexts }
+    private(set) var truncatedTexts = 0
     /// True when the feed had more items than `maxItems` (the rest were not read).
-    var itemLimitReached: Bool { reading.itemLimitReached }
-    /// Called when reading should stop (not a feed, or too many items); events after it are ignored.
-    var stopReading: () -> Void {
-        get { reading.stopReading }
-        set { reading.stopReading = newValue }
-    }
+    private(set) var itemLimitReached = false
+    /// True once reading should stop (not a feed, or too many items); later events change nothing.
+    private(set) var stopped = false
 
     /// The most text kept for one element; descriptions beyond it are cut.
     static let maxTextBytes = 512 * 1024
     /// The most items read from one document.
     static let maxItems = 50_000
 
-    /// Everything read so far, in one value held outside the object: an event reaches it through
-    /// the pointer, without the run-time exclusivity check that each access to a class's stored
-    /// property costs (hundreds of thousands of events a feed). Only this object touches it, on
-    /// the one thread that feeds the parser.
-    private let state: UnsafeMutablePointer<Reading>
-    private var reading: Reading {
-        _read { yield state.pointee }
-        _modify { yield &state.pointee }
-    }
+    private let resolver: URLResolver
+    private var feed: Feed
+    private var channel = ChannelDraft()
+    private var item: ItemDraft?
+    /// Makes the episodes of finished items, in document order.
+    private let finisher: EpisodeFinisher
+    /// How many items were finished.
+    private var itemCount = 0
+    private var stack: [XMLName] = []
+    private var fields: [Field?] = []
+    /// The resolvers of the open elements that declare an `xml:base`, innermost last, with the
+    /// depth of each (most documents declare none, so nothing is kept per element).
+    private var bases: [(depth: Int, resolver: URLResolver)] = []
+    /// The text of the element being read (up to `maxTextBytes`), as UTF-8.
+    private var text: [UInt8] = []
+    /// The depth of the element whose text is being read; nested markup's text is read with it.
+    private var captureDepth: Int?
+    /// How the kept text is written, for Atom text constructs that say (`type`).
+    private var captureType: AtomTextType?
+    private var itemDepth = 0
+    /// What the last item recorded (see `ItemDraft.recordedSize`).
+    private var lastItemSize = (textBytes: 0, fields: 0)
+
+    /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
+    /// document's URL.
+    private var base: URLResolver { bases.last?.resolver ?? resolver }
 
     /// A builder for the document at `url`, whose relative URLs resolve against `url` (or against
     /// an `xml:base` the document declares around them).
     init(url: String) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: Reading(url: url))
+        resolver = URLResolver(documentURL: url)
+        feed = Feed(url: url)
+        finisher = EpisodeFinisher(documentURL: url)
     }
 
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    /// The feed read so far, its episodes in document order.
+    /// The feed read so far, its episodes in document order. Call once: reading ends with it.
     func result() -> Feed {
-        reading.result()
+        var result = feed
+        channel.apply(to: &result)
+        result.episodes = finisher.finish()
+        return result
     }
 
-    // MARK: XMLEventHandler
+    // MARK: What XMLPushParser reads, in document order
 
-    func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
-        reading.didStartElement(name, attributes: attributes)
-    }
-
-    func didEndElement() {
-        reading.didEndElement()
-    }
-
-    func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        reading.didReceiveText(bytes)
-    }
-}
-
-extension FeedBuilder {
-    /// The builder's state and the rules that change it, one `mutating` method per event.
-    struct Reading {
-        private(set) var format: FeedFormat?
-        private(set) var rejectedRoot: String?
-        private(set) var truncatedTexts = 0
-        private(set) var itemLimitReached = false
-        var stopReading: () -> Void = {}
-        /// True once reading stopped: the events still on their way change nothing.
-        private(set) var stopped = false
-
-        private let resolver: URLResolver
-        private var feed: Feed
-        /// Makes the episodes of finished items, in document order.
-        private let finisher: EpisodeFinisher
-        /// How many items were finished.
-        private var itemCount = 0
-        private var channel = ChannelDraft()
-        private var item: ItemDraft?
-        private var stack: [XMLName] = []
-        private var fields: [Field?] = []
-        /// The resolvers of the open elements that declare an `xml:base`, innermost last, with the
-        /// depth of each (most documents declare none, so nothing is kept per element).
-        private var bases: [(depth: Int, resolver: URLResolver)] = []
-        /// The text of the element being read (up to `maxTextBytes`), as UTF-8.
-        private var text: [UInt8] = []
-        /// The depth of the element whose text is being read; nested markup's text is read with it.
-        private var captureDepth: Int?
-        /// How the kept text is written, for Atom text constructs that say (`type`).
-        private var captureType: AtomTextType?
-
-        /// Resolves the current element's relative URLs: against the nearest `xml:base`, else the
-        /// document's URL.
-        private var base: URLResolver { bases.last?.resolver ?? resolver }
-
-        /// A builder for the document at `url`, whose relative URLs resolve against `url` (or against
-        /// an `xml:base` the document declares around them).
-        init(url: String) {
-            resolver = URLResolver(documentURL: url)
-            feed = Feed(url: url)
-            finisher = EpisodeFinisher(documentURL: url)
-        }
-
-        /// The feed read so far, its episodes in document order. Call once: reading ends with it.
-        func result() -> Feed {
-            var result = feed
-            channel.apply(to: &result)
-            result.episodes = finisher.finish()
-            return result
-        }
-
-        private mutating func stop() {
-            stopped = true
-            stopReading()
-        }
-
-        mutating func didStartElement(_ name: XMLName, attributes: XMLAttributes) {
-            guard !stopped else { return }
-            if stack.isEmpty {
-                guard let format = FeedFormat(root: name) else {
-                    rejectedRoot = name.local
-                    stop()
-                    return
-                }
-                self.format = format
-                if let language = attributes.value("lang", in: .xml) { channel.language = language }
-            }
-            let parent = stack.last
-            stack.append(name)
-            // `base` is only worked out when there is an xml:base: this runs for every element.
-            if let declared = attributes.value("base", in: .xml), let declaredBase = base.resolve(declared) {
-                bases.append((stack.count, URLResolver(documentURL: declaredBase)))
-            }
-            guard captureDepth == nil else {
-                fields.append(nil)
+    /// A start tag; `spelling` is its local name as written; `attributes` is valid only during the call.
+    mutating func didStartElement(_ name: XMLName, spelling: String, attributes: XMLAttributes) {
+        guard !stopped else { return }
+        if stack.isEmpty {
+            guard let format = FeedFormat(root: name) else {
+                rejectedRoot = spelling
+                stopped = true
                 return
             }
-            let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
-                : startChannelElement(name, parent: parent, attributes: attributes)
-            fields.append(field)
-            if field != nil {
-                captureDepth = stack.count
-                captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
-                text.removeAll(keepingCapacity: true)
+            self.format = format
+            if let language = attributes.value("lang", in: .xml) { channel.language = language }
+        }
+        let parent = stack.last
+        stack.append(name)
+        // `base` is only worked out when there is an xml:base: this runs for every element.
+        if let declared = attributes.value("base", in: .xml), let declaredBase = base.resolve(declared) {
+            bases.append((stack.count, URLResolver(documentURL: declaredBase)))
+        }
+        guard captureDepth == nil else {
+            fields.append(nil)
+            return
+        }
+        let field = item != nil ? startItemElement(name, parent: parent, attributes: attributes)
+            : startChannelElement(name, parent: parent, attributes: attributes)
+        fields.append(field)
+        if field != nil {
+            captureDepth = stack.count
+            captureType = name.namespace == .atom ? AtomTextType(attributes) : nil
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The end tag of the innermost open element.
+    mutating func didEndElement() {
+        guard !stopped, let name = stack.last else { return }
+        if captureDepth == stack.count, let field = fields.last ?? nil {
+            captureDepth = nil
+            endField(field)
+        }
+        if isItemElement(name), stack.count == itemDepth, let finished = item {
+            item = nil
+            lastItemSize = finished.recordedSize
+            finisher.add(finished, base: bases.last?.resolver)
+            itemCount += 1
+            if itemCount >= Self.maxItems {
+                itemLimitReached = true
+                stopped = true
             }
         }
+        if bases.last?.depth == stack.count { bases.removeLast() }
+        stack.removeLast()
+        fields.removeLast()
+    }
 
-        mutating func didEndElement() {
-            guard !stopped, let name = stack.last else { return }
-            if captureDepth == stack.count, let field = fields.last ?? nil {
-                captureDepth = nil
-                endField(field)
-            }
-            if isItemElement(name), stack.count == itemDepth, let finished = item {
-                item = nil
-                lastItemSize = finished.recordedSize
-                finisher.add(finished, base: bases.last?.resolver)
-                itemCount += 1
-                if itemCount >= FeedBuilder.maxItems {
-                    itemLimitReached = true
-                    stop()
-                }
-            }
-            if bases.last?.depth == stack.count { bases.removeLast() }
-            stack.removeLast()
-            fields.removeLast()
+    /// Character data (text or CDATA), already decoded to UTF-8; valid only during the call.
+    mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !stopped, captureDepth != nil else { return }
+        let room = Self.maxTextBytes - text.count
+        guard room > 0 else { return }
+        if bytes.count > room { truncatedTexts += 1 }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(room)))
+    }
+
+    /// Takes in the text read for `field`, in the item being read or in the channel.
+    private mutating func endField(_ field: Field) {
+        if item != nil {
+            item?.record(field, text: text, type: captureType, base: bases.last?.resolver)
+            return
         }
+        let decoded = text.withUnsafeBufferPointer { field.decode($0, type: captureType) }
+        guard let (value, trimmed) = decoded else { return }
+        endChannelField(field, value, trimmed)
+    }
 
-        mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard !stopped, captureDepth != nil else { return }
-            let room = FeedBuilder.maxTextBytes - text.count
-            guard room > 0 else { return }
-            if bytes.count > room { truncatedTexts += 1 }
-            text.append(contentsOf: bytes.prefix(room))
+    private func isItemElement(_ name: XMLName) -> Bool {
+        switch (name.namespace, name.local) {
+        case (.none, .item), (.rss1, .item), (.atom, .entry): true
+        default: false
         }
+    }
 
-        /// Hands the text read for `field` on: an item's is recorded as read (it is decoded when
-        /// the episode is made, see `EpisodeFinisher`), the channel's is decoded now.
-        private mutating func endField(_ field: Field) {
-            if let item {
-                item.record(field, text: text, type: captureType, base: bases.last?.resolver)
-                return
-            }
-            let decoded = text.withUnsafeBufferPointer { field.decode($0, type: captureType) }
-            guard let (value, trimmed) = decoded else { return }
-            endChannelField(field, value, trimmed)
+    private func isChannel(_ name: XMLName?) -> Bool {
+        guard let name else { return false }
+        switch (name.namespace, name.local) {
+        case (.none, .channel), (.rss1, .channel), (.atom, .feed): return true
+        default: return false
         }
+    }
 
-        // MARK: Channel
+    /// Where a show's `<image>` sits: in the channel, or beside it under RSS 1.0's `rdf:RDF`.
+    private func holdsShowImage(_ name: XMLName?) -> Bool {
+        isChannel(name) || name == XMLName(namespace: .rdf, local: .RDF)
+    }
 
-        private var itemDepth = 0
-        /// What the last item recorded (see `ItemDraft.recordedSize`).
-        private var lastItemSize = (textBytes: 0, fields: 0)
-
-        private func isItemElement(_ name: XMLName) -> Bool {
-            switch (name.namespace, name.local) {
-            case (.none, "item"), (.rss1, "item"), (.atom, "entry"): true
-            default: false
-            }
+    private mutating func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+        if isItemElement(name) {
+            item = ItemDraft(reserving: lastItemSize)
+            itemDepth = stack.count
+            return nil
         }
-
-        private func isChannel(_ name: XMLName?) -> Bool {
-            guard let name else { return false }
-            switch (name.namespace, name.local) {
-            case (.none, "channel"), (.rss1, "channel"), (.atom, "feed"): return true
-            default: return false
-            }
+        if let parent, parent.local == .image, parent.namespace == .none || parent.namespace == .rss1,
+            holdsShowImage(stack.dropLast(2).last), name.local == .url {
+            return .feedImageURL
         }
-
-        /// Where a show's `<image>` sits: in the channel, or beside it under RSS 1.0's `rdf:RDF`.
-        private func holdsShowImage(_ name: XMLName?) -> Bool {
-            isChannel(name) || name == XMLName(namespace: .rdf, local: "RDF")
+        if let parent, parent.namespace == .atom, parent.local == .author, isChannel(stack.dropLast(2).last),
+            name.namespace == .atom, name.local == .name {
+            return .feedAuthorName
         }
-
-        private mutating func startChannelElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-            if isItemElement(name) {
-                item = ItemDraft(reserving: lastItemSize)
-                itemDepth = stack.count
-                return nil
-            }
-            if let parent, parent.local == "image", parent.namespace == .none || parent.namespace == .rss1,
-                holdsShowImage(stack.dropLast(2).last), name.local == "url" {
-                return .feedImageURL
-            }
-            if let parent, parent.namespace == .atom, parent.local == "author", isChannel(stack.dropLast(2).last),
-                name.namespace == .atom, name.local == "name" {
-                return .feedAuthorName
-            }
-            guard isChannel(parent) else { return nil }
-            switch (name.namespace, name.local) {
-            case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .feedTitle
-            case (.dublinCore, "title"): return .feedFallbackTitle
-            case (.none, "link"), (.rss1, "link"): return .feedLink
-            case (.atom, "link"):
-                channelLink(attributes)
-                return nil
-            case (.none, "description"), (.rss1, "description"): return .feedDescription
-            case (.atom, "subtitle"), (.atom, "tagline"): return .feedSubtitle
-            case (.itunes, "summary"), (.googleplay, "description"), (.dublinCore, "description"): return .feedSummary
-            case (.itunes, "subtitle"): return .feedITunesSubtitle
-            case (.itunes, "author"), (.googleplay, "author"), (.dublinCore, "creator"), (.none, "managingEditor"),
-                (.none, "author"), (.dublinCore, "author"):
-                return .feedAuthor
-            case (.itunes, "image"), (.googleplay, "image"):
-                if channel.image == nil { channel.image = Self.imageReference(attributes).flatMap(base.resolve) }
-                return nil
-            case (.media, "thumbnail"), (.media, "content"):
-                let isImage = name.local == "thumbnail"
-                    || ItemDraft.Media.isImage(medium: attributes.value("medium"), type: attributes.value("type"))
-                if channel.mediaImage == nil, isImage { channel.mediaImage = attributes.value("url").flatMap(base.resolve) }
-                return nil
-            case (.atom, "logo"), (.atom, "icon"): return .feedLogo
-            case (.none, "language"), (.dublinCore, "language"): return .feedLanguage
-            case (.itunes, "new-feed-url"): return .feedNewURL
-            case (.podcast, "locked"): return .feedLocked
-            case (.podcast, "funding"): return .feedFunding(url: attributes.value("url"))
-            default: return nil
-            }
+        guard isChannel(parent) else { return nil }
+        switch (name.namespace, name.local) {
+        case (.none, .title), (.rss1, .title), (.atom, .title): return .feedTitle
+        case (.dublinCore, .title): return .feedFallbackTitle
+        case (.none, .link), (.rss1, .link): return .feedLink
+        case (.atom, .link):
+            channelLink(attributes)
+            return nil
+        case (.none, .description), (.rss1, .description): return .feedDescription
+        case (.atom, .subtitle), (.atom, .tagline): return .feedSubtitle
+        case (.itunes, .summary), (.googleplay, .description), (.dublinCore, .description): return .feedSummary
+        case (.itunes, .subtitle): return .feedITunesSubtitle
+        case (.itunes, .author), (.googleplay, .author), (.dublinCore, .creator), (.none, .managingEditor),
+            (.none, .author), (.dublinCore, .author):
+            return .feedAuthor
+        case (.itunes, .image), (.googleplay, .image):
+            if channel.image == nil { channel.image = Self.imageReference(attributes).flatMap(base.resolve) }
+            return nil
+        case (.media, .thumbnail), (.media, .content):
+            let isImage = name.local == .thumbnail
+                || ItemDraft.Media.isImage(medium: attributes.value("medium"), type: attributes.value("type"))
+            if channel.mediaImage == nil, isImage { channel.mediaImage = attributes.value("url").flatMap(base.resolve) }
+            return nil
+        case (.atom, .logo), (.atom, .icon): return .feedLogo
+        case (.none, .language), (.dublinCore, .language): return .feedLanguage
+        case (.itunes, .newFeedURL): return .feedNewURL
+        case (.podcast, .locked): return .feedLocked
+        case (.podcast, .funding): return .feedFunding(url: attributes.value("url"))
+        default: return nil
         }
+    }
 
-        private mutating func channelLink(_ attributes: XMLAttributes) {
-            guard let href = attributes.value("href").flatMap(base.resolve) else { return }
-            switch attributes.value("rel") ?? "alternate" {
-            case "alternate": if channel.atomLink == nil { channel.atomLink = href }
-            case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
-            default: break
-            }
+    private mutating func channelLink(_ attributes: XMLAttributes) {
+        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
+        switch attributes.value("rel") ?? "alternate" {
+        case "alternate": if channel.atomLink == nil { channel.atomLink = href }
+        case "next": if feed.nextPageURL == nil { feed.nextPageURL = href }
+        default: break
         }
+    }
 
-        /// Records a channel field's text: `value` as written for fields that keep markup, and
-        /// `trimmed`, which is not empty.
-        private mutating func endChannelField(_ field: Field, _ value: String, _ trimmed: String) {
-            switch field {
-            case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
-            case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
-            case .feedLink: if channel.rssLink == nil { channel.rssLink = base.resolve(trimmed) }
-            case .feedDescription: channel.description = channel.description ?? value
-            case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
-            case .feedSummary: channel.summary = channel.summary ?? value
-            case .feedITunesSubtitle: channel.itunesSubtitle = channel.itunesSubtitle ?? value
-            case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
-            case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
-            case .feedImageURL: channel.rssImage = channel.rssImage ?? base.resolve(trimmed)
-            case .feedLogo: channel.logo = channel.logo ?? base.resolve(trimmed)
-            case .feedLanguage: channel.language = trimmed
-            case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? base.resolve(trimmed)
-            case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
-            case .feedFunding(let url):
-                if let url = url.flatMap(base.resolve) {
-                    feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
-                }
-            default: break
+    /// Records a channel field's text: `value` as written for fields that keep markup, and
+    /// `trimmed`, which is not empty.
+    private mutating func endChannelField(_ field: Field, _ value: String, _ trimmed: String) {
+        switch field {
+        case .feedTitle: if feed.title.isEmpty { feed.title = trimmed.singleLine() }
+        case .feedFallbackTitle: channel.fallbackTitle = channel.fallbackTitle ?? trimmed.singleLine()
+        case .feedLink: if channel.rssLink == nil { channel.rssLink = base.resolve(trimmed) }
+        case .feedDescription: channel.description = channel.description ?? value
+        case .feedSubtitle: channel.subtitle = channel.subtitle ?? value
+        case .feedSummary: channel.summary = channel.summary ?? value
+        case .feedITunesSubtitle: channel.itunesSubtitle = channel.itunesSubtitle ?? value
+        case .feedAuthor: channel.author = channel.author ?? trimmed.singleLine()
+        case .feedAuthorName: channel.atomAuthor = channel.atomAuthor ?? trimmed.singleLine()
+        case .feedImageURL: channel.rssImage = channel.rssImage ?? base.resolve(trimmed)
+        case .feedLogo: channel.logo = channel.logo ?? base.resolve(trimmed)
+        case .feedLanguage: channel.language = trimmed
+        case .feedNewURL: feed.newFeedURL = feed.newFeedURL ?? base.resolve(trimmed)
+        case .feedLocked: feed.isLocked = ["yes", "true"].contains(trimmed.lowercased())
+        case .feedFunding(let url):
+            if let url = url.flatMap(base.resolve) {
+                feed.funding.append(Feed.Link(url: url, title: trimmed.singleLine()))
             }
+        default: break
         }
+    }
 
-        // MARK: Items
+    // MARK: Items
 
-        private func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
-            guard let draft = item else { return nil }
-            let inItem = stack.count == itemDepth + 1
-            switch (name.namespace, name.local) {
-            case (.media, "content"):
-                // Directly in the item or inside <media:group>.
-                draft.mediaContents.append(ItemDraft.Media(
-                    url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                    length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
-                return nil
-            case (.media, "thumbnail"):
-                if draft.mediaThumbnail == nil { draft.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
-                return nil
-            case (.media, "description"): return .itemMediaDescription
-            case (.podcast, "alternateEnclosure"):
-                // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
-                // have an entry to go to (a nested one once crashed the parser under fuzzing).
-                draft.alternates.append(AlternateEnclosure(
-                    type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
-                    sources: [], integrity: nil))
-                return nil
-            case (.podcast, "source") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-                if let uri = attributes.value("uri").flatMap(base.resolve), let last = draft.alternates.indices.last {
-                    draft.alternates[last].sources.append(uri)
-                }
-                return nil
-            case (.podcast, "integrity") where parent?.namespace == .podcast && parent?.local == "alternateEnclosure":
-                if let type = attributes.value("type"), let value = attributes.value("value"), let last = draft.alternates.indices.last {
-                    draft.alternates[last].integrity = Integrity(type: type, value: value)
-                }
-                return nil
-            case (.psc, "chapters"):
-                draft.chapterLists += 1
-                return nil
-            case (.psc, "chapter"):
-                // Podlove allows one chapter list per episode: later ones are ignored.
-                if draft.chapterLists <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
-                    draft.episode.chapters.append(Chapter(
-                        start: start, title: attributes.value("title") ?? "",
-                        link: attributes.value("href").flatMap(base.resolve)))
-                }
-                return nil
-            default:
-                break
+    private mutating func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
+        guard item != nil else { return nil }
+        // Read before the draft is changed in place, which holds `self` for the change.
+        let base = self.base
+        let inItem = stack.count == itemDepth + 1
+        switch (name.namespace, name.local) {
+        case (.media, .content):
+            // Directly in the item or inside <media:group>.
+            item?.mediaContents.append(ItemDraft.Media(
+                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
+            return nil
+        case (.media, .thumbnail):
+            if item?.mediaThumbnail == nil { item?.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
+            return nil
+        case (.media, .description): return .itemMediaDescription
+        case (.podcast, .alternateEnclosure):
+            // Recorded at any depth, so its <podcast:source> and <podcast:integrity> children always
+            // have an entry to go to (a nested one once crashed the parser under fuzzing).
+            item?.alternates.append(AlternateEnclosure(
+                type: attributes.value("type"), length: attributes.value("length").flatMap(ItemDraft.byteCount),
+                sources: [], integrity: nil))
+            return nil
+        case (.podcast, .source) where parent?.namespace == .podcast && parent?.local == .alternateEnclosure:
+            if let uri = attributes.value("uri").flatMap(base.resolve), let last = item?.alternates.indices.last {
+                item?.alternates[last].sources.append(uri)
             }
-            guard inItem else { return nil }
-            switch (name.namespace, name.local) {
-            case (.none, "title"), (.rss1, "title"), (.atom, "title"): return .itemTitle
-            case (.dublinCore, "title"), (.media, "title"): return .itemFallbackTitle
-            case (.none, "guid"):
-                draft.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
-                return .itemGUID
-            case (.atom, "id"): return .itemGUID
-            case (.none, "link"), (.rss1, "link"): return .itemLink
-            case (.atom, "link"):
-                itemLink(attributes, into: draft)
-                return nil
-            case (.none, "enclosure"):
-                draft.enclosures.append(ItemDraft.Media(
-                    url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                    length: attributes.value("length")))
-                return nil
-            case (.none, "description"), (.rss1, "description"): return .itemDescription
-            case (.itunes, "summary"), (.atom, "summary"), (.googleplay, "description"), (.dublinCore, "description"):
-                return .itemSummary
-            case (.itunes, "subtitle"): return .itemSubtitle
-            case (.content, "encoded"): return .itemContentEncoded
-            case (.atom, "content"): return .itemAtomContent
-            case (.none, "pubDate"), (.dublinCore, "date"), (.dublinCore, "issued"), (.dublinCore, "created"), (.atom, "published"),
-                (.atom, "issued"):
-                return .itemPublished
-            case (.atom, "updated"), (.atom, "modified"), (.dublinCore, "modified"): return .itemUpdated
-            case (.itunes, "duration"): return .itemDuration
-            case (.itunes, "season"), (.podcast, "season"): return .itemSeason
-            case (.itunes, "episode"), (.podcast, "episode"): return .itemEpisode
-            case (.itunes, "episodeType"): return .itemEpisodeType
-            case (.itunes, "explicit"): return .itemExplicit
-            case (.itunes, "block"): return .itemBlock
-            case (.itunes, "image"), (.googleplay, "image"):
-                if draft.episode.image == nil { draft.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
-                return nil
-            case (.podcast, "transcript"):
-                if let url = attributes.value("url").flatMap(base.resolve) {
-                    draft.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
-                }
-                return nil
-            case (.podcast, "chapters"):
-                if draft.episode.chaptersURL == nil { draft.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
-                return nil
-            default:
-                return nil
+            return nil
+        case (.podcast, .integrity) where parent?.namespace == .podcast && parent?.local == .alternateEnclosure:
+            if let type = attributes.value("type"), let value = attributes.value("value"), let last = item?.alternates.indices.last {
+                item?.alternates[last].integrity = Integrity(type: type, value: value)
             }
-        }
-
-        private func itemLink(_ attributes: XMLAttributes, into draft: ItemDraft) {
-            guard let href = attributes.value("href").flatMap(base.resolve) else { return }
-            switch attributes.value("rel") ?? "alternate" {
-            case "alternate": if draft.atomLink == nil { draft.atomLink = href }
-            case "enclosure":
-                draft.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
-            default: break
+            return nil
+        case (.psc, .chapters):
+            item?.chapterLists += 1
+            return nil
+        case (.psc, .chapter):
+            // Podlove allows one chapter list per episode: later ones are ignored.
+            if item?.chapterLists ?? 0 <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
+                item?.episode.chapters.append(Chapter(
+                    start: start, title: attributes.value("title") ?? "",
+                    link: attributes.value("href").flatMap(base.resolve)))
             }
+            return nil
+        default:
+            break
         }
+        guard inItem else { return nil }
+        switch (name.namespace, name.local) {
+        case (.none, .title), (.rss1, .title), (.atom, .title): return .itemTitle
+        case (.dublinCore, .title), (.media, .title): return .itemFallbackTitle
+        case (.none, .guid):
+            item?.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+            return .itemGUID
+        case (.atom, .id): return .itemGUID
+        case (.none, .link), (.rss1, .link): return .itemLink
+        case (.atom, .link):
+            itemLink(attributes)
+            return nil
+        case (.none, .enclosure):
+            item?.enclosures.append(ItemDraft.Media(
+                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
+                length: attributes.value("length")))
+            return nil
+        case (.none, .description), (.rss1, .description): return .itemDescription
+        case (.itunes, .summary), (.atom, .summary), (.googleplay, .description), (.dublinCore, .description):
+            return .itemSummary
+        case (.itunes, .subtitle): return .itemSubtitle
+        case (.content, .encoded): return .itemContentEncoded
+        case (.atom, .content): return .itemAtomContent
+        case (.none, .pubDate), (.dublinCore, .date), (.dublinCore, .issued), (.dublinCore, .created), (.atom, .published),
+            (.atom, .issued):
+            return .itemPublished
+        case (.atom, .updated), (.atom, .modified), (.dublinCore, .modified): return .itemUpdated
+        case (.itunes, .duration): return .itemDuration
+        case (.itunes, .season), (.podcast, .season): return .itemSeason
+        case (.itunes, .episode), (.podcast, .episode): return .itemEpisode
+        case (.itunes, .episodeType): return .itemEpisodeType
+        case (.itunes, .explicit): return .itemExplicit
+        case (.itunes, .block): return .itemBlock
+        case (.itunes, .image), (.googleplay, .image):
+            if item?.episode.image == nil { item?.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
+            return nil
+        case (.podcast, .transcript):
+            if let url = attributes.value("url").flatMap(base.resolve) {
+                item?.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
+            }
+            return nil
+        case (.podcast, .chapters):
+            if item?.episode.chaptersURL == nil { item?.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
+            return nil
+        default:
+            return nil
+        }
+    }
 
-        /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
-        private static func imageReference(_ attributes: XMLAttributes) -> String? {
-            attributes.value("href") ?? attributes.value("url")
+    private mutating func itemLink(_ attributes: XMLAttributes) {
+        let base = self.base
+        guard let href = attributes.value("href").flatMap(base.resolve) else { return }
+        switch attributes.value("rel") ?? "alternate" {
+        case "alternate": if item?.atomLink == nil { item?.atomLink = href }
+        case "enclosure":
+            item?.enclosures.append(ItemDraft.Media(url: href, type: attributes.value("type"), length: attributes.value("length")))
+        default: break
         }
+    }
+
+    /// An iTunes or Google Play image's URL: `href`, or `url`, a common mistake for it.
+    private static func imageReference(_ attributes: XMLAttributes) -> String? {
+        attributes.value("href") ?? attributes.value("url")
     }
 }
 
 /// How an Atom text construct (title, subtitle, summary, content) says its text is written.
-enum AtomTextType {
+enum AtomTextType: Sendable {
     case html, xhtml
 
     /// The type an element's `type` (Atom 1.0) or `mode` (Atom 0.3) declares; nil for plain text

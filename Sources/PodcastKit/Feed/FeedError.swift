@@ -16,6 +16,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAFeed(root: String)
         /// XML broken before any episode could be read.
         case malformed(line: Int, column: Int, message: String)
+        /// A document larger than podcast reads (`FeedParser.maxBytes`), with no episode in the part read.
+        case tooLarge(limit: Int)
         /// The feed could not be fetched.
         case http(HTTPError)
         /// A local feed file could not be read.
@@ -49,6 +51,9 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let line, let column, let message):
             return "feed \(source): broken XML at line \(line):\(column) (\(message)) before any episode; "
                 + "tell the publisher, or try again later if it was cut off"
+        case .tooLarge(let limit):
+            let size = "\(limit / 1024 / 1024) MiB"
+            return "feed \(source) is larger than \(size), and its first \(size) hold no episode; \(check)"
         case .http(let error): return "feed \(source): \(error)"
         case .unreadable(let error): return "feed \(source): \(error); check the path"
         }

@@ -25,8 +25,6 @@ public struct FeedFetcher {
 
     /// The most pages read of one paged feed.
     public static let maxPages = 50
-    /// The most bytes read of one page: real feeds are a few MB; this stops an endless stream.
-    static let maxPageBytes = 256 * 1024 * 1024
 
     /// The HTTP client requests go through.
     public var http: HTTPClient
@@ -34,12 +32,19 @@ public struct FeedFetcher {
     public var cache: any FeedCache
     /// The directory keeping the bodies of earlier answers.
     public var cacheDirectory: String
+    /// Told how much of a page has arrived, on the thread that called `fetch`, as bytes arrive:
+    /// once a page has taken a second, and then at most four times a second (`ProgressPacing`).
+    public var progress: ((FeedFetchProgress) -> Void)?
 
-    /// A fetcher using `http`, remembering answers in `cache` and `cacheDirectory`.
-    public init(http: HTTPClient, cache: any FeedCache, cacheDirectory: String) {
+    /// A fetcher using `http`, remembering answers in `cache` and `cacheDirectory`; `progress`,
+    /// when given, hears how a slow page is coming along.
+    public init(
+        http: HTTPClient, cache: any FeedCache, cacheDirectory: String, progress: ((FeedFetchProgress) -> Void)? = nil
+    ) {
         self.http = http
         self.cache = cache
         self.cacheDirectory = cacheDirectory
+        self.progress = progress
     }
 
     /// Fetches the feed at `url`; `refresh` skips the conditional GET.
@@ -142,6 +147,7 @@ public struct FeedFetcher {
         let writer = try? AtomicFileWriter(destination: bodyPath)
         var parser: FeedParser?
         var received = 0
+        var pacing = ProgressPacing(start: .now)
 
         let response: HTTPResponse
         do {
@@ -149,7 +155,7 @@ public struct FeedFetcher {
                 parser = FeedParser(url: finalURL.isEmpty ? url : finalURL, source: url, httpCharset: Self.charset(of: contentType))
             }, consume: { bytes in
                 received += bytes.count
-                guard received <= Self.maxPageBytes else { return false }
+                if let progress, pacing.isDue(at: .now) { progress(FeedFetchProgress(url: url, receivedBytes: received)) }
                 writer?.write(bytes)
                 parser?.parse(bytes)
                 return parser?.wantsMoreBytes ?? true
@@ -168,10 +174,7 @@ public struct FeedFetcher {
             throw FeedError(.http(.status(response.status, url: response.effectiveURL, retryAfter: nil)), source: url)
         }
         guard let parser else { throw FeedError(.empty, source: url) }
-        var result = try parser.finish()
-        if received > Self.maxPageBytes {
-            result.warnings.append("feed \(URLRedaction.redacted(url)) is larger than \(Self.maxPageBytes / 1024 / 1024) MiB; only its start was read")
-        }
+        let result = try parser.finish()
         // Only a whole answer is worth a conditional GET next time.
         var validators: FeedCacheEntry?
         if !response.stoppedByConsumer, let writer, (try? writer.commit()) != nil {

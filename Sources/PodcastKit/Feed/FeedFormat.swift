@@ -10,9 +10,9 @@ enum FeedFormat: Sendable, Equatable {
     /// The format whose root element is `name`, or nil when it is not a feed's root.
     init?(root name: XMLName) {
         switch (name.namespace, name.local) {
-        case (.none, "rss"), (.rss1, "rss"): self = .rss
-        case (.rdf, "RDF"): self = .rdf
-        case (.atom, "feed"): self = .atom
+        case (.none, .rss), (.rss1, .rss): self = .rss
+        case (.rdf, .RDF): self = .rdf
+        case (.atom, .feed): self = .atom
         default: return nil
         }
     }

@@ -1,10 +1,8 @@
 import CLibXML2
-import Synchronization
 
 /// Reads a feed from its bytes as they arrive (from the network or a file), with libxml2's SAX2
-/// push parser: no whole-document buffer, so memory stays flat whatever the feed's size. On a
-/// long document, libxml2 reads on the calling thread while the builder works out what the
-/// events mean on another, and episodes are made on a third (`XMLEventRelay`, `EpisodeFinisher`).
+/// push parser: no whole-document buffer, so memory stays flat whatever the feed's size. The
+/// builder works out what libxml2 reads as it reads it, on the calling thread.
 ///
 /// Not Sendable: one thread calls `parse` for each piece and then `finish`.
 public final class FeedParser {
@@ -18,20 +16,12 @@ public final class FeedParser {
 
     private let source: String
     private let httpCharset: String?
-    private let builder: FeedBuilder
-    /// Takes libxml2's events to the builder, beside the parsing on a long document.
-    private let relay: XMLEventRelay<FeedBuilder>
-    /// Set by the builder (on whichever thread it runs) when more bytes cannot change the outcome.
-    private let stopRequest = StopRequest()
+    private var builder: FeedBuilder
     private var start: [UInt8] = []
     private var state = State.sniffing
     /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none.
     private var repair: InputRepair?
     private var skippedLines = 0
-
-    private final class StopRequest: Sendable {
-        let requested = Atomic(false)
-    }
 
     private enum State {
         case sniffing
@@ -42,6 +32,13 @@ public final class FeedParser {
 
     /// How many bytes are looked at before deciding what the document is.
     private static let sniffLength = 1024
+    /// The most bytes of a document read: real feeds are a few MB; this stops an endless stream.
+    public static let maxBytes = 256 * 1024 * 1024
+
+    /// The bytes taken so far, at most `maxBytes`.
+    private var received = 0
+    /// True once the document went past `maxBytes`: what follows was not read.
+    private var cutAtLimit = false
 
     /// A parser for the document at `url` (relative links resolve against it), named `source` in
     /// errors; `httpCharset` is the charset the server named, if any.
@@ -50,26 +47,33 @@ public final class FeedParser {
         self.source = URLRedaction.redacted(source ?? url)
         self.httpCharset = httpCharset
         builder = FeedBuilder(url: url)
-        relay = XMLEventRelay(handler: builder)
-        builder.stopReading = { [stopRequest] in stopRequest.requested.store(true, ordering: .relaxed) }
-    }
-
-    deinit {
-        // Before the libxml2 parser goes: the events on their way name its interned strings.
-        relay.finish()
     }
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
-    /// limit was reached): the caller may stop reading.
+    /// or byte limit was reached): the caller may stop reading.
     public var wantsMoreBytes: Bool {
         switch state {
-        case .sniffing, .parsing: true
+        case .sniffing, .parsing: !cutAtLimit
         case .rejected, .stopped: false
         }
     }
 
-    /// Parses the next bytes of the document.
+    /// Parses the next bytes of the document (up to `maxBytes` in all; the document is read no
+    /// further than that).
     public func parse(_ bytes: UnsafeRawBufferPointer) {
+        guard !cutAtLimit else { return }
+        if bytes.count > Self.maxBytes - received {
+            // The part that fits is read; then reading stops as if the builder had asked for it,
+            // so the cut is not taken for broken XML.
+            parse(UnsafeRawBufferPointer(rebasing: bytes[..<(Self.maxBytes - received)]))
+            cutAtLimit = true
+            if case .parsing(let xml) = state {
+                xml.stop()
+                state = .stopped(xml)
+            }
+            return
+        }
+        received += bytes.count
         stopIfRequested()
         switch state {
         case .sniffing:
@@ -94,9 +98,8 @@ public final class FeedParser {
         stopIfRequested()
         if case .parsing = state {
             feed(UnsafeRawBufferPointer(start: nil, count: 0), to: xml, final: true)
-            xml.finish()
+            xml.finish(into: &builder)
         }
-        relay.finish()
         if let root = builder.rejectedRoot {
             throw FeedError(root.lowercased() == "html" ? .html : .notAFeed(root: root), source: source)
         }
@@ -108,7 +111,12 @@ public final class FeedParser {
         if feed.episodes.isEmpty, let problem {
             throw FeedError(.malformed(line: problem.line, column: problem.column, message: problem.message), source: source)
         }
+        if feed.episodes.isEmpty, cutAtLimit { throw FeedError(.tooLarge(limit: Self.maxBytes), source: source) }
         var warnings: [String] = []
+        if cutAtLimit {
+            warnings.append("feed \(source) is larger than \(Self.maxBytes / 1024 / 1024) MiB; listing the "
+                + "\(feed.episodes.count) episodes in its first \(Self.maxBytes / 1024 / 1024) MiB")
+        }
         if let problem {
             warnings.append("feed \(source) has broken XML at line \(problem.line):\(problem.column) (\(problem.message)); "
                 + "listing the \(feed.episodes.count) episodes read")
@@ -155,7 +163,7 @@ public final class FeedParser {
             // Encodings in which the byte of `&` can be part of another character are left alone.
             let unsafe = override.map { ["UTF-16", "UTF-32", "UCS-", "ISO-2022", "UTF-7", "HZ"].contains(where: $0.uppercased().hasPrefix) } ?? false
             repair = unsafe ? nil : InputRepair(utf8: repairsUTF8)
-            guard let xml = XMLPushParser(documentURL: source, encoding: override, deliver: { [relay] in relay.relay(&$0) }) else {
+            guard let xml = XMLPushParser(documentURL: source, encoding: override) else {
                 state = .rejected(.notXML)
                 return
             }
@@ -177,7 +185,7 @@ public final class FeedParser {
     /// Stops parsing once the builder asked for it (the document is not a feed, or the item
     /// limit was reached).
     private func stopIfRequested() {
-        guard case .parsing(let xml) = state, stopRequest.requested.load(ordering: .relaxed) else { return }
+        guard case .parsing(let xml) = state, builder.stopped else { return }
         xml.stop()
         state = .stopped(xml)
     }
@@ -185,12 +193,12 @@ public final class FeedParser {
     /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.
     private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool = false) {
         guard var repair else {
-            xml.parse(bytes)
+            xml.parse(bytes, into: &builder)
             return
         }
         // Taken out while it works, so that it is not copied on write.
         self.repair = nil
-        repair.process(bytes, final: final) { xml.parse($0) }
+        repair.process(bytes, final: final) { xml.parse($0, into: &builder) }
         self.repair = repair
     }
 

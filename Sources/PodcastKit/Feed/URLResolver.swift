@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Makes URLs in a feed absolute against the feed's own URL (RFC 3986 reference resolution).
-struct URLResolver {
+struct URLResolver: Sendable {
     private let base: URL?
 
     /// A resolver for references in the document at `documentURL`.

@@ -3,62 +3,64 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Work started on a thread of its own, to run beside the caller's (a machine has more than one
 /// core); `wait` returns its result. Meant for work that owns everything it touches, such as a
-/// store opened for it alone. Not Sendable: the thread that starts the work waits for it.
-public final class BackgroundThread<Success: Sendable> {
-    private let job: Job
+/// store opened for it alone: the work is `@Sendable` and its result is handed back by value.
+/// Not Sendable: the thread that starts the work waits for it.
+public final class BackgroundThread<Success: Sendable, Failure: Error> {
+    private let outcome: Outcome
     private var thread: pthread_t?
+
+    /// The work's result, written once by its thread and taken by `wait`.
+    private final class Outcome: Sendable {
+        let result = Mutex<Result<Success, Failure>?>(nil)
+    }
 
     /// Starts `work` on a new thread; nil when no thread can be made (the caller then does the
     /// work itself).
-    public init?(_ work: @escaping @Sendable () throws -> Success) {
-        job = Job(work)
+    public init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
+        let outcome = Outcome()
+        self.outcome = outcome
+        let entry = ThreadEntry {
+            let result = Result { () throws(Failure) -> Success in try work() }
+            outcome.result.withLock { $0 = result }
+        }
         var thread = pthread_t()
-        let context = Unmanaged.passRetained(job as ThreadJob).toOpaque()
+        let context = Unmanaged.passRetained(entry).toOpaque()
         let created = pthread_create(&thread, nil, { context in
-            Unmanaged<ThreadJob>.fromOpaque(context!).takeRetainedValue().run()
+            guard let context else { return nil }
+            Unmanaged<ThreadEntry>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, context)
         guard created == 0 else {
-            Unmanaged<ThreadJob>.fromOpaque(context).release()
+            Unmanaged<ThreadEntry>.fromOpaque(context).release()
             return nil
         }
         self.thread = thread
     }
 
     /// Waits for the work to end and returns its result, or throws its error. Call once: the
-    /// result is handed over, not copied (an array of them is then the caller's alone).
-    public func wait() throws -> Success {
+    /// result is handed over, not copied.
+    public func wait() throws(Failure) -> Success {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil
         }
-        return try job.takeOutcome().get()
-    }
-
-    private final class Job: ThreadJob, @unchecked Sendable {
-        private let work: @Sendable () throws -> Success
-        // Written by the work's thread before it ends; read after `pthread_join`, which orders the two.
-        private var outcome: Result<Success, any Error>?
-
-        init(_ work: @escaping @Sendable () throws -> Success) {
-            self.work = work
+        guard let result = outcome.result.withLock({ $0.take() }) else {
+            preconditionFailure("BackgroundThread: wait called twice")
         }
-
-        func takeOutcome() -> Result<Success, any Error> {
-            defer { outcome = nil }
-            return outcome!
-        }
-
-        override func run() {
-            outcome = Result { try work() }
-        }
+        return try result.get()
     }
 }
 
-/// What a thread started by `BackgroundThread` runs (not generic, so a C thread entry can call it).
-class ThreadJob {
-    func run() {}
+/// What a thread started by `BackgroundThread` runs, behind a type that is not generic, so that
+/// a C thread entry can name it.
+private final class ThreadEntry: Sendable {
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) {
+        self.run = run
+    }
 }

@@ -68,7 +68,7 @@ struct FeedRound {
                     fetches[nextID] = Fetch(refresh: index, url: url, path: path, firstPage: machines[index].result == nil)
                     var request = TransferRequest(
                         id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false,
-                        maxSize: Int64(FeedFetcher.maxPageBytes))
+                        maxSize: Int64(FeedParser.maxBytes))
                     if conditional {
                         request.headers = machines[index].last.conditions
                         request.acceptsNotModified = true

@@ -75,7 +75,7 @@ public struct SubscriptionUpdate {
         let round = FeedRound(
             settings: TransferEngine.Settings(
                 concurrency: FeedRound.concurrency, connectionsPerHost: settings.engine.connectionsPerHost,
-                http: settings.engine.http, maxEpisodeSize: Int64(FeedFetcher.maxPageBytes)),
+                http: settings.engine.http, maxEpisodeSize: Int64(FeedParser.maxBytes)),
             cacheDirectory: paths.home + "/feeds")
         let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init()) }
         var recordFailure: Error?

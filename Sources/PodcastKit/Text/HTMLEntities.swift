@@ -7,6 +7,20 @@ public enum HTMLEntities {
         table[name].map { String($0) }
     }
 
+    /// The character `&name;` stands for, from the name's UTF-8 bytes, or nil when HTML defines
+    /// no such entity. Nearly every name fits in one word, which is looked up without making a
+    /// string (descriptions hold thousands of references).
+    static func scalar(named name: some Collection<UInt8>) -> Unicode.Scalar? {
+        guard name.count <= 8 else { return table[String(decoding: name, as: UTF8.self)] }
+        return byWord[name.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }]
+    }
+
+    /// The names of up to eight bytes, each packed into a word (first byte highest).
+    private static let byWord: [UInt64: Unicode.Scalar] = Dictionary(
+        uniqueKeysWithValues: table.filter { $0.key.utf8.count <= 8 }.map { name, scalar in
+            (name.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, scalar)
+        })
+
     /// Every HTML 4.01 entity (ISO Latin-1, symbols and Greek, and the special set), `apos`, and the HTML5
     /// names for ASCII punctuation and common typography. HTML5's 2,000 mathematical and legacy names
     /// are left out: descriptions do not use them, and an unknown reference is kept as written.

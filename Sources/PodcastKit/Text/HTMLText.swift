@@ -6,13 +6,18 @@ public enum HTMLText {
     /// `<` or `&` comes back as it is, only trimmed. Runs in time linear in the input, whatever it holds.
     public static func plainText(_ html: String) -> String {
         var html = html
-        let converted = html.withUTF8 { bytes -> String? in
-            guard bytes.contains(where: { $0 == Byte.lessThan || $0 == Byte.ampersand }) else { return nil }
-            var converter = Converter(bytes)
-            converter.run()
-            return String(decoding: converter.output, as: UTF8.self)
+        return html.withUTF8(plainText)
+    }
+
+    /// `plainText` of the valid UTF-8 `html`, for text that is not a `String` yet: the result is
+    /// the only string made.
+    static func plainText(_ html: UnsafeBufferPointer<UInt8>) -> String {
+        guard html.contains(where: { $0 == Byte.lessThan || $0 == Byte.ampersand }) else {
+            return String(trimmingWhitespace: html)
         }
-        return converted ?? html.trimmingWhitespace()
+        var converter = Converter(html)
+        converter.run()
+        return String(decoding: converter.output, as: UTF8.self)
     }
 
     /// One pass over the UTF-8 bytes. White space and line breaks are held back as pending and written
@@ -81,7 +86,7 @@ public enum HTMLText {
             }
         }
 
-        /// After a visible byte, copies the printable ASCII that follows it, single spaces between
+        /// After a visible byte, copies the visible text that follows it, single spaces between
         /// words included, up to the next byte that needs a look: what `emitVisible` would write
         /// byte by byte, as nothing is pending there.
         private mutating func copyPlainRun(within limit: Int) {
@@ -260,8 +265,7 @@ public enum HTMLText {
                 nameEnd += 1
             }
             if nameEnd > position + 1, nameEnd < input.count, input[nameEnd] == Byte.semicolon,
-                let scalar = HTMLEntities.table[
-                    String(decoding: UnsafeBufferPointer(rebasing: input[(position + 1)..<nameEnd]), as: UTF8.self)]
+                let scalar = HTMLEntities.scalar(named: UnsafeBufferPointer(rebasing: input[(position + 1)..<nameEnd]))
             {
                 position = nameEnd + 1
                 emitScalar(scalar)
@@ -405,9 +409,22 @@ public enum HTMLText {
 
         static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
 
-        /// Printable ASCII other than space and the `<` and `&` that start markup and references.
+        /// Whether `byte` is written as it is wherever it is met in text: printable ASCII other
+        /// than space and the `<` and `&` that start markup and references, and every byte of
+        /// other characters but 0xC2, which leads the no-break space and the C1 controls (a
+        /// continuation byte is never 0xC2).
         static func isPlainVisible(_ byte: UInt8) -> Bool {
-            byte > space && byte < 0x7F && byte != lessThan && byte != ampersand
+            plainVisible[Int(byte >> 6)] >> UInt64(byte & 63) & 1 != 0
+        }
+
+        /// `isPlainVisible` as a table of 256 bits, one word per 64 byte values.
+        private static let plainVisible: [UInt64] = (0..<4).map { word in
+            (0..<64).reduce(UInt64(0)) { bits, bit in
+                let byte = word * 64 + bit
+                let plain = byte > 0x20 && byte < 0x7F && byte != Int(lessThan) && byte != Int(ampersand)
+                    || byte >= 0x80 && byte != 0xC2
+                return plain ? bits | 1 << UInt64(bit) : bits
+            }
         }
 
         static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {

@@ -8,62 +8,77 @@ extension Substring {
 extension String {
     /// The string without leading and trailing white space (including newlines).
     ///
-    /// Runs in the feed parser's inner loop: ASCII white space is skipped on the UTF-8 bytes, and
-    /// only an edge that is non-ASCII (a no-break space, say) takes the slower Unicode path.
+    /// Runs in the feed parser's inner loop: white space is found on the UTF-8 bytes
+    /// (`ScalarKind`), and a string that is already trimmed, as nearly every field is, is not copied.
     public func trimmingWhitespace() -> String {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, Self.isASCIIWhitespace(bytes[start]) { start = bytes.index(after: start) }
-        while end > start, Self.isASCIIWhitespace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        let trimmed = self[start..<end]
-        let first = trimmed.unicodeScalars.first
-        let last = trimmed.unicodeScalars.last
-        guard first?.isASCII == false || last?.isASCII == false else {
-            // Already trimmed, as nearly every URL and field is: no copy.
-            return start == bytes.startIndex && end == bytes.endIndex ? self : String(trimmed)
+        var text = self
+        let (start, end, count) = text.withUTF8 { bytes in
+            let kept = Self.nonWhitespaceRange(bytes)
+            return (kept.lowerBound, kept.upperBound, bytes.count)
         }
-        guard let from = trimmed.unicodeScalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let to = trimmed.unicodeScalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(trimmed[from...to])
+        guard start > 0 || end < count else { return self }
+        let bytes = utf8
+        return String(self[bytes.index(bytes.startIndex, offsetBy: start)..<bytes.index(bytes.startIndex, offsetBy: end)])
     }
 
     /// The UTF-8 `bytes` without leading and trailing white space: what
     /// `String(decoding: bytes, as: UTF8.self).trimmingWhitespace()` returns, without making the
     /// untrimmed string first.
     init(trimmingWhitespace bytes: UnsafeBufferPointer<UInt8>) {
-        var start = 0
-        var end = bytes.count
-        while start < end, Self.isASCIIWhitespace(bytes[start]) { start += 1 }
-        while end > start, Self.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        // Only an edge that is not ASCII (a no-break space, say) can still be white space.
-        self = start < end && (bytes[start] >= 0x80 || bytes[end - 1] >= 0x80) ? text.trimmingWhitespace() : text
+        self = String(decoding: UnsafeBufferPointer(rebasing: bytes[Self.nonWhitespaceRange(bytes)]), as: UTF8.self)
     }
 
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    /// Whether the valid UTF-8 `bytes` are empty or only white space.
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        nonWhitespaceRange(bytes).isEmpty
+    }
+
+    /// Where the valid UTF-8 `bytes` are not white space: from the first character that is not to
+    /// the end of the last one; empty when all are.
+    private static func nonWhitespaceRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
+        while start < bytes.count {
+            let (kind, length) = ScalarKind.at(start, in: bytes)
+            guard kind == .whitespace else { break }
+            start += length
+        }
+        var end = bytes.count
+        while end > start {
+            // Back to the first byte of the last character (continuation bytes are 10xxxxxx).
+            var first = end - 1
+            while first > start, bytes[first] & 0xC0 == 0x80 { first -= 1 }
+            guard ScalarKind.at(first, in: bytes).kind == .whitespace else { break }
+            end = first
+        }
+        return start..<end
     }
 
     /// The string with control characters replaced and every run of white space folded into
     /// one space, trimmed: safe to print on one line of a terminal.
     public func singleLine() -> String {
         if Self.isPlainLine(utf8) { return self }
-        var result = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
-                pendingSpace = !result.isEmpty
-                continue
+        var text = self
+        return text.withUTF8 { bytes in
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var index = 0
+            while index < bytes.count {
+                let (kind, length) = ScalarKind.at(index, in: bytes)
+                switch kind {
+                case .whitespace, .control:
+                    pendingSpace = !result.isEmpty
+                case .visible, .bidiControl:
+                    if pendingSpace {
+                        result.append(UInt8(ascii: " "))
+                        pendingSpace = false
+                    }
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                }
+                index += length
             }
-            if pendingSpace {
-                result.append(" ")
-                pendingSpace = false
-            }
-            result.append(scalar)
+            return String(decoding: result, as: UTF8.self)
         }
-        return String(result)
     }
 
     /// True for printable ASCII with single inner spaces and none at the ends: already one line.
@@ -76,5 +91,26 @@ extension String {
             previousWasSpace = isSpace
         }
         return !previousWasSpace || bytes.isEmpty
+    }
+
+    /// The string without bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069), which would reorder the text around them on a terminal: for every table
+    /// and line written there. Text without them (no 0xE2 byte) is returned as it is.
+    public func removingBidiControls() -> String {
+        guard utf8.contains(0xE2) else { return self }
+        var text = self
+        return text.withUTF8 { bytes in
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                let (kind, length) = ScalarKind.at(index, in: bytes)
+                if kind != .bidiControl {
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                }
+                index += length
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
     }
 }

@@ -46,7 +46,9 @@ public struct TextTable: Sendable {
 
     /// The columns, left to right.
     public var columns: [Column]
-    /// The rows; each has one cell per column. Cells are folded onto one line when rendered.
+    /// The rows; each has one cell per column. Cells are folded onto one line, without
+    /// bidirectional controls (a U+202E in a title would turn the rest of its row around), when
+    /// rendered.
     public var rows: [[String]]
     /// The space between columns.
     public static let gap = "  "
@@ -59,7 +61,7 @@ public struct TextTable: Sendable {
 
     /// The table with every line at most `width` columns wide (nil: no limit).
     public func render(width: Int?) -> Output {
-        let cells = rows.map { $0.map { $0.singleLine() } }
+        let cells = rows.map { $0.map { $0.singleLine().removingBidiControls() } }
         let naturalWidths = columns.indices.map { index in
             cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }
         }

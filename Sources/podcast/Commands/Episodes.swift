@@ -41,8 +41,13 @@ struct Episodes: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let reader = try context.feedReader(store: store)
-        let fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
+        let progressLine = FetchProgressLine(console: context.console)
+        let reader = try context.feedReader(store: store, progress: progressLine.show)
+        let fetched: FeedFetcher.Fetched
+        do {
+            defer { progressLine.clear() }
+            fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
+        }
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
         var records = try store.downloadRecords(feed: fetched.url)
         // Files already in place that the store does not know (it was lost) show as downloaded.
@@ -62,7 +67,6 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         show(rendering, console: context.console)
         if let saving { try saving.wait() } else { try store.replaceListing(listing) }
-        KeptUntilExit.keep((fetched, listing))
         if !output.json && !listing.items.isEmpty {
             context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
         }

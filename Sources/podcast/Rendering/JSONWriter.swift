@@ -64,7 +64,8 @@ struct JSONWriter {
     mutating func key(_ name: StaticString) {
         separate()
         text.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { text.append(contentsOf: $0) }
+        // Byte by byte: the contract's keys are a few letters, shorter than a bulk copy's set-up.
+        name.withUTF8Buffer { for byte in $0 { text.append(byte) } }
         text.append(UInt8(ascii: "\""))
         writeColon()
     }
@@ -97,7 +98,14 @@ struct JSONWriter {
     mutating func int(_ value: Int?) {
         guard let value else { return null() }
         beginValue()
-        text.append(contentsOf: String(value).utf8)
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        writeDigits(value.magnitude)
+    }
+
+    /// The decimal digits of `value`, written without making a string first.
+    private mutating func writeDigits(_ value: UInt) {
+        if value >= 10 { writeDigits(value / 10) }
+        text.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// The text, quoted, or null for nil.
@@ -154,8 +162,10 @@ struct JSONWriter {
 
     // MARK: Strings
 
-    /// Writes `value` quoted, escaping what JSON requires and U+2028 and U+2029 (which JavaScript
-    /// reads as line ends). Runs that need no escaping, nearly all text, are copied whole.
+    /// Writes `value` quoted, escaping what JSON requires, U+2028 and U+2029 (which JavaScript
+    /// reads as line ends) and the bidirectional controls (U+202A–U+202E, U+2066–U+2069, which
+    /// reorder the text around them when the document is shown on a terminal). Runs that need no
+    /// escaping, nearly all text, are copied whole.
     private mutating func writeString(_ value: String) {
         text.append(UInt8(ascii: "\""))
         var value = value
@@ -167,13 +177,14 @@ struct JSONWriter {
                 index = Self.skipPlainBytes(bytes, from: index)
                 guard index < bytes.count else { break }
                 let byte = bytes[index]
-                let length = byte == 0xE2 ? Self.lineSeparatorLength(bytes, at: index) : 1
+                let length = byte == 0xE2 ? Self.escapedPunctuationLength(bytes, at: index) : 1
                 guard length > 0 else {
                     index += 1
                     continue
                 }
                 text.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<index]))
-                writeEscape(byte != 0xE2 ? UInt32(byte) : bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                // E2 80 xx and E2 81 xx are U+2000 + the low six bits of the last two bytes.
+                writeEscape(byte != 0xE2 ? UInt32(byte) : 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F))
                 index += length
                 copied = index
             }
@@ -183,7 +194,7 @@ struct JSONWriter {
     }
 
     /// The index of the first byte from `start` that may need escaping: below U+0020, a quote, a
-    /// backslash, or 0xE2 (which starts U+2028 and U+2029); the end when there is none.
+    /// backslash, or 0xE2 (which starts the punctuation escaped); the end when there is none.
     private static func skipPlainBytes(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         while index + 8 <= bytes.count {
@@ -202,14 +213,17 @@ struct JSONWriter {
         return index
     }
 
-    /// 3 when U+2028 or U+2029 starts at `index` (its first byte, 0xE2, is there), else 0.
-    private static func lineSeparatorLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
-        guard index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
-        else { return 0 }
-        return 3
+    /// 3 when U+2028, U+2029 or a bidirectional control starts at `index` (its first byte, 0xE2,
+    /// is there), else 0.
+    private static func escapedPunctuationLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        guard index + 2 < bytes.count else { return 0 }
+        switch (bytes[index + 1], bytes[index + 2]) {
+        case (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): return 3
+        default: return 0
+        }
     }
 
-    /// The escape of a character below U+0020, a quote, a backslash, U+2028 or U+2029.
+    /// The escape of a character below U+0020, a quote, a backslash, or punctuation from U+2000.
     private mutating func writeEscape(_ value: UInt32) {
         switch value {
         case 0x22: text.append(contentsOf: #"\""#.utf8)

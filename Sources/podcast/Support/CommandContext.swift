@@ -54,14 +54,15 @@ struct CommandContext {
     }
 
     /// What reads the feed a user names (a URL, a file, a search number, `itunes:<id>`), with
-    /// the feed cache in the home and `store` holding the last search.
-    func feedReader(store: StateStore) throws -> FeedReader {
-        FeedReader(catalog: try itunesCatalog(), fetcher: feedFetcher(store: store), store: store)
+    /// the feed cache in the home and `store` holding the last search; `progress` hears how a
+    /// long fetch goes.
+    func feedReader(store: StateStore, progress: ((FeedFetchProgress) -> Void)? = nil) throws -> FeedReader {
+        FeedReader(catalog: try itunesCatalog(), fetcher: feedFetcher(store: store, progress: progress), store: store)
     }
 
     /// What fetches feeds by URL, with conditional GET against the feed cache in the home.
-    func feedFetcher(store: StateStore) -> FeedFetcher {
-        FeedFetcher(http: HTTPClient(settings: httpSettings), cache: store, cacheDirectory: paths.home + "/feeds")
+    func feedFetcher(store: StateStore, progress: ((FeedFetchProgress) -> Void)? = nil) -> FeedFetcher {
+        FeedFetcher(http: HTTPClient(settings: httpSettings), cache: store, cacheDirectory: paths.home + "/feeds", progress: progress)
     }
 
     /// The state store, created on first use.

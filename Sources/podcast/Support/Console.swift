@@ -121,12 +121,13 @@ struct Console {
         }
     }
 
-    /// Writes all of `text`, retrying short writes and EINTR. When the reader of stdout has gone
-    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. Any other
-    /// failure on stdout is kept for `outputFailure` and later writes there are skipped. A failing
-    /// stderr is ignored, so the exit status still tells what happened.
+    /// Writes all of `text`, retrying short writes and EINTR, without bidirectional controls
+    /// (which a feed's text may hold, and which would reorder the line around them). When the
+    /// reader of stdout has gone (`podcast search x | head -1`), the output is no longer wanted:
+    /// exit quietly. Any other failure on stdout is kept for `outputFailure` and later writes
+    /// there are skipped. A failing stderr is ignored, so the exit status still tells what happened.
     static func write(_ text: String, to descriptor: Int32) {
-        var text = text
+        var text = text.removingBidiControls()
         text.withUTF8 { Self.write(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 

@@ -147,8 +147,9 @@ struct InputRepair {
     // MARK: Finding the next byte that matters
 
     /// The index of the first byte at or after `start` that a repair must look at in the current
-    /// mode (or the end): a byte from 0x80 when repairing UTF-8; `<` or `&` in markup, `]` in a
-    /// CDATA section and `-` in a comment.
+    /// mode (or the end): `<` or `&` in markup, `]` in a CDATA section and `-` in a comment, and,
+    /// when repairing UTF-8, a byte from 0x80 that does not start a whole valid sequence. Valid
+    /// sequences are checked here, in the same pass: the text is validated once, on its way in.
     private func skipPlainBytes(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         let (first, second): (UInt8, UInt8)
         switch mode {
@@ -157,18 +158,59 @@ struct InputRepair {
         case .comment: (first, second) = (UInt8(ascii: "-"), UInt8(ascii: "-"))
         }
         var index = start
-        // Eight bytes at a time while none of them matters.
-        while index + 8 <= bytes.count {
-            let word = ByteWord(bytes, at: index)
-            if repairsUTF8 && word.containsNonASCII || word.contains(first) || word.contains(second) { break }
-            index += 8
-        }
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte >= 0x80 ? repairsUTF8 : byte == first || byte == second { return index }
-            index += 1
+            // Eight bytes at a time while none of them matters; else those eight one by one (a
+            // sequence may run past them).
+            if index + 8 <= bytes.count {
+                let word = ByteWord(bytes, at: index)
+                if !(repairsUTF8 && word.containsNonASCII) && !word.contains(first) && !word.contains(second) {
+                    index += 8
+                    continue
+                }
+            }
+            let stop = min(index + 8, bytes.count)
+            while index < stop {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    if byte == first || byte == second { return index }
+                    index += 1
+                } else if !repairsUTF8 {
+                    index += 1
+                } else {
+                    let length = Self.validSequenceLength(bytes, at: index)
+                    guard length > 0 else { return index }
+                    index += length
+                }
+            }
         }
         return index
+    }
+
+    /// The length of the valid UTF-8 sequence at `index` (whose first byte is 0x80 or more), or 0
+    /// when it is invalid or cut off by the end of `bytes`: no overlongs, surrogates or values
+    /// past U+10FFFF.
+    @inline(__always)
+    private static func validSequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        func isContinuation(_ offset: Int) -> Bool { bytes[index + offset] & 0xC0 == 0x80 }
+        let lead = bytes[index]
+        switch lead {
+        case 0xC2...0xDF:
+            return index + 1 < bytes.count && isContinuation(1) ? 2 : 0
+        case 0xE0...0xEF:
+            guard index + 2 < bytes.count else { return 0 }
+            let second = bytes[index + 1]
+            let secondValid = lead == 0xE0 ? second >= 0xA0 && second <= 0xBF
+                : lead == 0xED ? second >= 0x80 && second <= 0x9F : second & 0xC0 == 0x80
+            return secondValid && isContinuation(2) ? 3 : 0
+        case 0xF0...0xF4:
+            guard index + 3 < bytes.count else { return 0 }
+            let second = bytes[index + 1]
+            let secondValid = lead == 0xF0 ? second >= 0x90 && second <= 0xBF
+                : lead == 0xF4 ? second >= 0x80 && second <= 0x8F : second & 0xC0 == 0x80
+            return secondValid && isContinuation(2) && isContinuation(3) ? 4 : 0
+        default:
+            return 0
+        }
     }
 
     // MARK: UTF-8
@@ -237,12 +279,25 @@ struct InputRepair {
     /// `&#N;` for each character of the named reference `name` (between `&` and `;`), or, for a
     /// name that is neither XML's nor HTML's, the reference as literal text.
     private static func numericForm(of name: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
-        let text = String(decoding: name, as: UTF8.self)
-        // HTML's table includes XML's five (amp, lt, gt, quot, apos).
-        let characters = HTMLEntities.character(named: text)
-        guard let characters else { return ampersand + Array(name) + [UInt8(ascii: ";")] }
-        return characters.unicodeScalars.flatMap { Array("&#\($0.value);".utf8) }
+        // XML's own five come first, compared as one word: they are nearly every reference a feed holds.
+        if name.count <= 4 {
+            switch name.reduce(UInt32(0), { $0 << 8 | UInt32($1) }) {
+            case 0x6C74: return lessThan  // "lt"
+            case 0x6774: return greaterThan  // "gt"
+            case 0x61_6D70: return ampersand  // "amp"
+            case 0x7175_6F74: return quote  // "quot"
+            case 0x6170_6F73: return apostrophe  // "apos"
+            default: break
+            }
+        }
+        guard let scalar = HTMLEntities.scalar(named: name) else { return ampersand + Array(name) + [UInt8(ascii: ";")] }
+        return Array("&#\(scalar.value);".utf8)
     }
+
+    private static let lessThan = Array("&#60;".utf8)
+    private static let greaterThan = Array("&#62;".utf8)
+    private static let quote = Array("&#34;".utf8)
+    private static let apostrophe = Array("&#39;".utf8)
 
     private enum Reference {
         case valid(length: Int)

@@ -72,11 +72,3 @@ enum FeedNamespace: Sendable, Equatable {
         "atom10": .atom, "rdf": .rdf, "xml": .xml,
     ]
 }
-
-/// An element's or attribute's name: its vocabulary and local name.
-struct XMLName: Equatable {
-    /// The vocabulary.
-    var namespace: FeedNamespace
-    /// The name without prefix.
-    var local: String
-}

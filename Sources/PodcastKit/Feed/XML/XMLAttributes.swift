@@ -1,36 +1,43 @@
 import CLibXML2
 
-/// The attributes of one start tag, read in place from a recorded batch (`XMLEventBatch`; valid
-/// only during the start-element call). Values are decoded on demand, so tags whose attributes
-/// nobody reads cost nothing.
+/// The attributes of one start tag, read in place from libxml2's array (valid only during the
+/// start-element call). Values are decoded on demand, so tags whose attributes nobody reads cost
+/// nothing.
 struct XMLAttributes {
-    private let attributes: UnsafeBufferPointer<XMLEventBatch.Attribute>
-    /// The bytes the attributes' value ranges point into.
-    private let values: UnsafeBufferPointer<UInt8>
+    /// libxml2's layout: five pointers per attribute (local name, prefix, URI, value start, value end).
+    private let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    private let count: Int
 
-    init(_ attributes: UnsafeBufferPointer<XMLEventBatch.Attribute>, values: UnsafeBufferPointer<UInt8>) {
-        self.attributes = attributes
-        self.values = values
+    /// The `count` attributes libxml2 handed to a start-element callback.
+    init(_ pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
+        self.pointers = pointers
+        self.count = count
     }
 
     /// The value of attribute `local` in `namespace` (unprefixed attributes are `.none`), with
     /// surrounding white space removed; nil when absent.
-    func value(_ local: String, in namespace: FeedNamespace = .none) -> String? {
-        for attribute in attributes where attribute.namespace == namespace && Self.name(attribute.local, is: local) {
-            return Self.text(UnsafeBufferPointer(rebasing: values[attribute.value]))
+    func value(_ local: StaticString, in namespace: FeedNamespace = .none) -> String? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            let base = pointers + index * 5
+            guard let name = base[0], let start = base[3], let end = base[4], Self.name(name, is: local),
+                FeedNamespace(prefix: base[1], uri: base[2]) == namespace
+            else { continue }
+            return Self.text(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil
     }
 
-    /// Whether the NUL-terminated `name` is `local`, compared on bytes: handing a `String` to
-    /// `strcmp` would copy it into a new C string for every attribute looked at.
-    private static func name(_ name: UnsafePointer<xmlChar>, is local: String) -> Bool {
-        var next = name
-        for byte in local.utf8 {
-            guard next.pointee == byte else { return false }
-            next += 1
+    /// Whether the NUL-terminated `name` is `local`, compared on bytes.
+    private static func name(_ name: UnsafePointer<xmlChar>, is local: StaticString) -> Bool {
+        local.withUTF8Buffer { local in
+            var next = name
+            for byte in local {
+                guard next.pointee == byte else { return false }
+                next += 1
+            }
+            return next.pointee == 0
         }
-        return next.pointee == 0
     }
 
     /// An attribute's raw value with references decoded and surrounding white space removed.
