@@ -105,9 +105,9 @@ import Testing
         let result = try await PodcastBinary().run(["episodes", path])
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            "#  Date        Duration    Size  State  Title",
-            "1  2026-11-16     30:00  2.0 MB  new    Invoice fdp.exe explained",
-            "2  2026-11-09     20:00  1.0 MB  new    Isolated and overridden",
+            "#  Date        Duration       Size  State  Title",
+            "1  2026-11-16     30:00    1.9 MiB  new    Invoice fdp.exe explained",
+            "2  2026-11-09     20:00  976.6 KiB  new    Isolated and overridden",
         ])
     }
 
@@ -161,8 +161,7 @@ import Testing
         let command = "'\(try builtExecutable(named: "podcast").path)' episodes '\(server.url("/feed.xml"))'"
         let process = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory,
-                          "PODCAST_CONFIG": podcast.configFile, "COLUMNS": "100"])
+            environment: ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "COLUMNS": "100"])
         let result = await process.finish(within: .seconds(60))
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("\r\u{1B}[2Kfetching \(server.url("/feed.xml")): "))
