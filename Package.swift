@@ -20,11 +20,13 @@ let package = Package(
         .target(name: "CTerminal"),
         // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
+        // SHA-256 with the processor's SHA extensions, for digests computed while a file is written.
+        .target(name: "CDigest"),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
+            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(

@@ -24,6 +24,8 @@ public struct TransferRequest: Sendable, Equatable {
     /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then
     /// completes with an empty file and status 304.
     public var acceptsNotModified = false
+    /// True when the file's SHA-256 is taken as it is written (`CompletedTransfer.sha256`).
+    public var digestsWhileWriting = false
 
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
@@ -99,6 +101,9 @@ public struct CompletedTransfer: Sendable, Equatable {
     public var status: Int = 200
     /// Where the redirects the transfer followed moved it for good (`CurlEasy.permanentTarget`).
     public var permanentTarget: String?
+    /// SHA-256 of the whole file, taken while it was written; nil when the request did not ask
+    /// (`digestsWhileWriting`) or the transfer continued a partial file, whose first bytes it never saw.
+    public var sha256: [UInt8]?
 }
 
 /// A transfer that did not deliver the file.
