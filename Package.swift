@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // TagLib's C API, for writing tags into finished episodes.
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
         // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
@@ -26,7 +28,7 @@ let package = Package(
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
+            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
         .testTarget(
             name: "PodcastCLITests",
-            dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
+            dependencies: ["CTagLib", "PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
         ),
     ],
     swiftLanguageModes: [.v6]

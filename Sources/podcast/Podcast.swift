@@ -20,7 +20,7 @@ struct Podcast: ParsableCommand {
         subcommands: [
             Search.self, Episodes.self, Download.self, Resume.self, Status.self, Pause.self, Cancel.self,
             Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Import.self, Export.self,
-            Worker.self,
+            Delete.self, Verify.self, Clean.self, Worker.self,
         ]
     )
 

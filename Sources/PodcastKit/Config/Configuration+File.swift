@@ -74,6 +74,23 @@ extension Configuration {
                 configuration.certificateAuthorities = file
             case "retry-budget":
                 configuration.retryBudget = try value.seconds(or: fail("retry-budget must be a number of seconds such as 1800"))
+            case "name-template":
+                let text = try value.text(or: fail("name-template must be a quoted template such as \"{podcast}/{date} {title}.{ext}\""))
+                do throws(NameTemplateError) { configuration.nameTemplate = try NameTemplate(text) } catch { throw fail("\(error)") }
+            case "portable-names":
+                configuration.portableNames = try value.boolean(or: fail("portable-names must be true or false"))
+            case "with":
+                let words = try value.words(or: fail("with must be a list such as [\"transcript\", \"chapters\"]"))
+                do throws(LibraryValueError) { configuration.companions = try Companion.set(from: words) } catch { throw fail("with: \(error)") }
+            case "transcript-types":
+                let words = try value.words(or: fail("transcript-types must be a list such as [\"srt\", \"vtt\"]"))
+                do throws(LibraryValueError) { configuration.transcriptTypes = try TranscriptFormat.order(from: words) } catch {
+                    throw fail("transcript-types: \(error)")
+                }
+            case "tag":
+                configuration.tag = try value.boolean(or: fail("tag must be true or false"))
+            case "playlist":
+                configuration.playlist = try value.boolean(or: fail("playlist must be true or false"))
             default:
                 configuration.unknownKeys.append("\(path):\(lineNumber): \(key)")
             }
@@ -81,13 +98,19 @@ extension Configuration {
         return configuration
     }
 
-    /// A value on the right of `=`: a quoted string or a bare word, with any trailing comment removed.
+    /// A value on the right of `=`: a quoted string, a bare word, or a one-line array of quoted
+    /// strings, with any trailing comment removed.
     private enum Value {
         case string(String)
         case bare(String)
+        case array([String])
 
         init(_ raw: String, path: String, line: Int) throws(ConfigurationError) {
             let trimmed = raw.trimmingWhitespace()
+            if trimmed.hasPrefix("[") {
+                self = .array(try Self.array(trimmed, path: path, line: line))
+                return
+            }
             guard trimmed.hasPrefix("\"") else {
                 let bare = trimmed.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
                 self = .bare(bare.trimmingWhitespace())
@@ -118,6 +141,31 @@ extension Configuration {
         func text(or error: ConfigurationError) throws(ConfigurationError) -> String {
             guard case .string(let text) = self else { throw error }
             return text
+        }
+
+        /// An array's strings, or a quoted string's comma-separated words.
+        func words(or error: ConfigurationError) throws(ConfigurationError) -> [String] {
+            switch self {
+            case .array(let words): return words
+            case .string(let text): return text.split(separator: ",").map(String.init)
+            case .bare: throw error
+            }
+        }
+
+        /// `["a", "b"]` (a trailing comment allowed): the quoted strings.
+        private static func array(_ text: String, path: String, line: Int) throws(ConfigurationError) -> [String] {
+            var words: [String] = []
+            var rest = Substring(text.dropFirst())
+            while true {
+                rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
+                if rest.first == "]" { break }
+                guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else {
+                    throw ConfigurationError(path: path, line: line, reason: "a list is quoted strings in brackets, such as [\"a\", \"b\"]")
+                }
+                words.append(String(rest[rest.index(after: rest.startIndex)..<close]))
+                rest = rest[rest.index(after: close)...]
+            }
+            return words
         }
 
         /// `true` or `false`.

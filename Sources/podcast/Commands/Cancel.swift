@@ -38,10 +38,8 @@ struct Cancel: ParsableCommand {
             guard let listing = try store.currentListing() else {
                 throw UsageError("there is no listing to cancel from; give all, or run podcast episodes <feed> first")
             }
-            let new = listing.newNumbers(records: try store.downloadRecords(feed: listing.source.feedKey))
-            let numbers = try Selection(selection).numbers(inListingOf: listing.items.count, isNew: new.contains)
-            let chosen = Set(try filters.filter.apply(DownloadItem.items(numbers, of: listing).map(\.entry)).map(\.number))
-            keys = DownloadItem.items(numbers.filter(chosen.contains), of: listing).map(\.key)
+            keys = try listing.selectedItems(selection, filter: filters.filter, records: try store.downloadRecords(feed: listing.source.feedKey))
+                .map(\.key)
         }
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.

@@ -40,6 +40,9 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Follow redirects from https to plain http (refused by default; allow-insecure-redirects in the configuration file).")
     var allowInsecureRedirects = false
 
+    @OptionGroup
+    var library: LibraryOptions
+
     func validate() throws {
         if let concurrency, !(1...16).contains(concurrency) {
             throw ValidationError("--concurrency must be between 1 and 16, not \(concurrency)")
@@ -82,15 +85,21 @@ struct TransferOptions: ParsableArguments {
             rateLimit: limitRate.flatMap(ByteCount.bytesPerSecond) ?? configuration.limitRate, http: http,
             maxEpisodeSize: maxSize.flatMap(ByteCount.parse) ?? configuration.maxEpisodeSize ?? TransferRequest.defaultMaxSize)
         return DownloadSettings(
-            episodesDirectory: episodesDirectory(context: context), engine: engine, retry: configuration.retryPolicy(retries: retries))
+            episodesDirectory: episodesDirectory(context: context), engine: engine, retry: configuration.retryPolicy(retries: retries),
+            library: library.settings(over: configuration))
     }
 
     /// Where finished episodes go, absolute: the option, then the environment, then the
     /// configuration file, then the default.
     func episodesDirectory(context: CommandContext) -> String {
+        Self.episodesDirectory(option: episodesDir, context: context)
+    }
+
+    /// Where finished episodes go, absolute, with `option` (an `--episodes-dir`) first.
+    static func episodesDirectory(option: String?, context: CommandContext) -> String {
         let fromEnvironment = context.environment["PODCAST_EPISODES_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let directory = episodesDir ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
-        return Self.absolute(directory, environment: context.environment)
+        let directory = option ?? fromEnvironment ?? context.configuration.episodesDirectory ?? context.paths.episodesDirectory
+        return absolute(directory, environment: context.environment)
     }
 
     /// `path` with `~` expanded and made absolute, so records name files that every later run,

@@ -181,6 +181,17 @@ public struct FailedTransfer: Error, Sendable, Equatable {
 
 /// What the engine reports, on its own thread.
 public enum TransferEvent: Sendable, Equatable {
+    /// The request the event is about; nil for a progress snapshot, which is about every running one.
+    public var requestID: Int? {
+        switch self {
+        case .started(let id), .filled(let id, _): id
+        case .responded(let response): response.id
+        case .completed(let done): done.id
+        case .failed(let failure): failure.id
+        case .progress: nil
+        }
+    }
+
     /// A transfer left the queue and began (its request's id).
     case started(Int)
     /// The server's answer was accepted and its body is being written.
