@@ -18,16 +18,20 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // TagLib's C API, for writing tags into finished episodes.
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
         // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
+        // SHA-256 with the processor's SHA extensions, for digests computed while a file is written.
+        .target(name: "CDigest"),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
             dependencies: [
-                "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal",
+                "CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -50,7 +54,7 @@ let package = Package(
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
         .testTarget(
             name: "PodcastCLITests",
-            dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
+            dependencies: ["CTagLib", "PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -21,7 +21,7 @@ struct Podcast: ParsableCommand {
         subcommands: [
             Search.self, Episodes.self, Show.self, Download.self, Resume.self, Status.self, History.self, Pause.self, Cancel.self,
             Subscribe.self, Subscriptions.self, Update.self, CatchUp.self, Unsubscribe.self, Import.self, Export.self,
-            Config.self, Worker.self,
+            Delete.self, Verify.self, Clean.self, Config.self, Worker.self,
         ]
     )
 

@@ -22,9 +22,12 @@ import Testing
             previous?.bytes = resume.offset
             previous?.resume.total = resume.total
         }
+        let filing = EpisodeFiling(
+            directory: "/tmp/x", settings: LibrarySettings(), values: NameValues(podcast: "Show", title: "one", fileExtension: "mp3"),
+            show: nil, episode: nil)
         return EpisodeDownload(
-            id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", folder: "/tmp/x/Show",
-            preferredPath: "/tmp/x/Show/one.mp3", previous: previous, resumePlan: resume)
+            id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", filing: filing, previous: previous,
+            resumePlan: resume)
     }
 
     private func scheduler(retries: Int = 3) -> RetryScheduler {

@@ -140,7 +140,7 @@ import Testing
 
     // MARK: QueuedSettings
 
-    @Test func queuedSettingsKeepEverySettingButTheHeaderValues() {
+    @Test func queuedSettingsKeepEverySettingButTheHeaderValues() throws {
         var http = HTTPSettings(
             userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem",
             proxy: "http://127.0.0.1:3128", cookies: false)
@@ -148,7 +148,10 @@ import Testing
         let settings = DownloadSettings(
             episodesDirectory: "/srv/podcasts",
             engine: .init(concurrency: 5, connectionsPerHost: 1, rateLimit: 1000, http: http, maxEpisodeSize: 1 << 30),
-            retry: RetryPolicy(retries: 4, firstWait: .milliseconds(500), longestWait: .seconds(30), budget: .seconds(600)))
+            retry: RetryPolicy(retries: 4, firstWait: .milliseconds(500), longestWait: .seconds(30), budget: .seconds(600)),
+            library: LibrarySettings(
+                nameTemplate: try NameTemplate("{podcast}/{year}/{title}.{ext}"), portableNames: true, companions: [.chapters, .image],
+                transcriptTypes: [.html], tag: true, playlist: true))
         let queued = QueuedSettings(settings, headersFile: "0A-B.json")
         #expect(!queued.stored.contains("s3cret"))
         let read = QueuedSettings(stored: queued.stored)

@@ -1,5 +1,5 @@
 import Foundation
-import PodcastKit
+@testable import PodcastKit
 import PodcastTestSupport
 import Testing
 
@@ -52,6 +52,27 @@ import Testing
             }
             #expect(hasher.finish() == whole, "pieces of \(pieceSize) bytes")
         }
+    }
+
+    /// The SHA extensions' rounds (used when the processor has them) and the portable ones agree
+    /// on every chaining word, over runs of 1 to 40 blocks.
+    @Test(.enabled(if: SHA2.hasSHAExtensions, "this processor has no SHA extensions"))
+    func shaExtensionsAgreeWithThePortableRounds() {
+        let bytes = (0..<64 * 40).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) }
+        for blockCount in [1, 2, 3, 17, 40] {
+            var portable = SHA2.initialState(.sha256)
+            var extensions = portable
+            bytes.prefix(64 * blockCount).withUnsafeBytes { blocks in
+                SHA2.compress(&portable, blocks, words: UInt32.self)
+                SHA2.compressWithSHAExtensions(&extensions, blocks)
+            }
+            let words = { (state: SHA2.State) in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] }
+            #expect(words(extensions) == words(portable), "\(blockCount) blocks")
+        }
+    }
+
+    @Test func hexIsLowercaseTwoDigitsPerByte() {
+        #expect(SHA2.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }
 
     @Test(arguments: SHA2.Variant.allCases)

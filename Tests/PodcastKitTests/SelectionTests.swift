@@ -94,9 +94,16 @@ import Testing
 @Suite struct EpisodeFileNameTests {
     private let november20 = Date(timeIntervalSince1970: 1_795_161_600)
 
+    private func standardName(title: String, published: Date?, suffix: String = "") -> String {
+        NameTemplate.standard.render(
+            NameValues(podcast: "Show", title: title, published: published, fileExtension: "mp3"), suffix: suffix).fileName
+    }
+
     @Test func datedTitleWithExtensionFromTheMediaType() {
-        #expect(EpisodeFileName.file(title: "Episode 1: Hello", published: november20, mediaType: "audio/mpeg", url: "https://x/a.bin")
-            == "2026-11-20 Episode 1: Hello.mp3")
+        let values = NameValues(
+            podcast: "Show", title: "Episode 1: Hello", published: november20,
+            fileExtension: EpisodeFileName.fileExtension(mediaType: "audio/mpeg", url: "https://x/a.bin"))
+        #expect(NameTemplate.standard.render(values).relativePath == "Show/2026-11-20 Episode 1: Hello.mp3")
     }
 
     @Test func extensionFallsBackToTheURLThenMP3() {
@@ -119,27 +126,24 @@ import Testing
         ("ends with a dot.", "ends with a dot"),
         ("double  space", "double space"),
         ("a/b", "a-b"),
+        ("four / with slash", "four - with slash"),
         ("...", "Untitled podcast"),
         ("Plain Title: Part 2 (Live)", "Plain Title: Part 2 (Live)"),
     ])
     func namesStayInsideTheEpisodesDirectory(title: String, expected: String) {
-        let folder = EpisodeFileName.folder(podcastTitle: title)
-        #expect(folder == expected)
-        #expect(!folder.contains("/"))
-        #expect(!folder.hasPrefix("."))
+        let folder = NameTemplate.standard.render(NameValues(podcast: title, title: "x", fileExtension: "mp3")).folders
+        #expect(folder == [expected])
     }
 
-    @Test func longPlainTitlesAreCutToTheByteLimitToo() {
-        let name = EpisodeFileName.file(
-            title: String(repeating: "a", count: 300), published: november20, mediaType: "audio/mpeg", url: "", suffix: " (3)")
-        #expect(name.utf8.count == 255)
+    @Test func longPlainTitlesAreCutLeavingRoomForTheLongestCompanionExtension() {
+        let name = standardName(title: String(repeating: "a", count: 300), published: november20, suffix: " (3)")
+        #expect(name.utf8.count == 255 - ".transcript.html".utf8.count + ".mp3".utf8.count)
         #expect(name.hasPrefix("2026-11-20 aaa"))
         #expect(name.hasSuffix("a (3).mp3"))
     }
 
     @Test func longTitlesAreCutToTheByteLimitWithSuffixAndExtension() {
-        let title = String(repeating: "é", count: 300)
-        let name = EpisodeFileName.file(title: title, published: nil, mediaType: "audio/mpeg", url: "", suffix: " (2)")
+        let name = standardName(title: String(repeating: "é", count: 300), published: nil, suffix: " (2)")
         #expect(name.utf8.count <= 255)
         #expect(name.hasSuffix("é (2).mp3"))
     }

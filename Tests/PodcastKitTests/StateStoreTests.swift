@@ -174,9 +174,14 @@ import Testing
             record.speed = 12.5
             record.integrity = Integrity(type: "sri", value: "sha256-abc")
             try StateStore(path: path).saveDownload(record)
-            // Run the rebuild again over the stored record.
-            let rebuild = try #require(StateStore.migrations.first { $0.summary.contains("state check") })
-            try StateStore(path: path).connection.execute(rebuild.sql)
+            // Run the rebuild again over the stored record, then the columns later steps added.
+            let rebuild = try #require(StateStore.migrations.firstIndex { $0.summary.contains("state check") })
+            try StateStore(path: path).connection.execute(StateStore.migrations[rebuild].sql)
+            for later in StateStore.migrations[(rebuild + 1)...] {
+                for statement in later.sql.split(separator: ";") where statement.contains("ALTER TABLE downloads") {
+                    try StateStore(path: path).connection.execute(String(statement))
+                }
+            }
 
             let reopened = try StateStore(path: path)
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
@@ -185,6 +190,21 @@ import Testing
                 try reopened.connection.execute("UPDATE downloads SET state = 'lost'")
             }
             #expect(try reopened.downloadOwning(path: record.path ?? "")?.identity == "ep-1")
+        }
+    }
+
+    @Test func aRecordKeepsItsFilesDigestAndTheSettingsItWasAskedWith() throws {
+        try withTemporaryDirectory { directory in
+            let store = try StateStore(path: directory + "/state.sqlite")
+            var record = DownloadRecord(
+                feed: "https://a.example/feed", identity: "ep-1", podcastTitle: "Show", title: "Episode 1",
+                url: "https://a.example/1.mp3", mediaType: nil, published: nil)
+            record.state = .downloaded
+            record.path = directory + "/Show/1.mp3"
+            record.sha256 = String(repeating: "ab", count: 32)
+            record.library = LibrarySettings(nameTemplate: try NameTemplate("{title}.{ext}"), companions: [.info], tag: true)
+            try store.saveDownload(record)
+            #expect(try store.downloadRecord(record.key) == record)
         }
     }
 

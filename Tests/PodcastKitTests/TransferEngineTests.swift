@@ -72,6 +72,34 @@ import Testing
         #expect(overlap == 3, "the default concurrency is 3: at most, and at some moment exactly, 3 ran together")
     }
 
+    @Test func aFileFetchedWholeComesWithItsSHA256TakenWhileWriting() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let body = Self.body(9, size: 1_234_567)
+        let server = try LoopbackServer(routes: ["/whole.mp3": .file(body: body, contentType: "audio/mpeg", etag: "\"w\"")])
+        var asked = TransferRequest(id: 1, url: server.url("/whole.mp3"), partialPath: directory.path("whole.part"))
+        asked.digestsWhileWriting = true
+        let notAsked = TransferRequest(id: 2, url: server.url("/whole.mp3"), partialPath: directory.path("plain.part"))
+        let done = completed(try await run([asked, notAsked]))
+        var expected = SHA2(.sha256)
+        body.withUnsafeBytes { expected.update($0) }
+        #expect(done[1]?.sha256 == expected.finish())
+        #expect(done[2]?.sha256 == nil)
+    }
+
+    @Test func aContinuedFileHasNoDigestOfItsOwnItsFirstBytesCameEarlier() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let body = Self.body(10, size: 200_000)
+        let server = try LoopbackServer(routes: ["/rest.mp3": .file(body: body, contentType: "audio/mpeg", etag: "\"r\"")])
+        try body.prefix(50_000).write(to: URL(filePath: directory.path("rest.part")))
+        let resume = ResumePoint(offset: 50_000, etag: "\"r\"", lastModified: nil, total: Int64(body.count))
+        var request = TransferRequest(id: 1, url: server.url("/rest.mp3"), partialPath: directory.path("rest.part"), resume: resume)
+        request.digestsWhileWriting = true
+        let done = completed(try await run([request]))
+        #expect(done[1]?.bytes == Int64(body.count))
+        #expect(done[1]?.sha256 == nil)
+        #expect(try Data(contentsOf: URL(filePath: directory.path("rest.part"))) == body)
+    }
+
     @Test func aLargeFileIsAnnouncedPieceByPieceForWriteback() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let size = 2 * Int(Transfer.filledPiece) + 123_456

@@ -19,6 +19,13 @@
 # or writes wrong bytes is marked FAILED and not timed. Targets are printed as PASS/MISS and never
 # fail the build (timings vary by machine and load).
 #
+# What the Episodes directory costs is measured in the same interleaved turns: on workload A,
+# "podcast+tag" is the same binary with --tag (every file gets ID3v2 tags written by TagLib and is
+# rebuilt once, hashed on the way); with PODCAST_BASE_BIN set, "base" is another podcast binary on
+# both workloads (an earlier commit, to see what taking every file's SHA-256 as it is written costs). A's files are MPEG
+# audio frames with random payloads, so TagLib takes them for the MP3s they claim to be, and
+# every file's bytes still differ; a tagged file is verified with its ID3 tags taken off.
+#
 # PODCAST_BIN overrides the binary (default .build/release/podcast, which `make bench` builds).
 # For quick trials only: TRANSFER_RUNS (3), TRANSFER_STORAGE (tmpfs, disk or both), TRANSFER_A_FILES,
 # TRANSFER_A_KIB, TRANSFER_B_FILES, TRANSFER_B_KIB; the workload actually run is always printed.
@@ -39,6 +46,8 @@ target_rss_mib=30
 # "Flat in file size": the 64 MiB files of A may cost at most this much more RSS than the
 # 64 KiB files of B (whole files held in memory would cost 64 MiB each).
 target_flat_mib=2
+# Tags (podcast+tag) and digests (against PODCAST_BASE_BIN) may cost at most this much of A's wall time.
+target_cost_pct=5
 
 if [ ! -x /usr/bin/time ] || ! command -v curl >/dev/null || ! command -v aria2c >/dev/null \
     || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then
@@ -52,6 +61,8 @@ if [ ! -x "$podcast" ]; then
     "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib
 fi
 podcast=$(realpath "$podcast")
+base_podcast=""
+if [ -n "${PODCAST_BASE_BIN:-}" ]; then base_podcast=$(realpath "$PODCAST_BASE_BIN"); fi
 
 # tmpfs for the served files and the tmpfs runs: /dev/shm, else /tmp if it is tmpfs.
 tmpfs_root=""
@@ -91,6 +102,18 @@ random_bytes() {
     fi
 }
 random_bytes A $((a_files * a_kib * 1024)) | (cd "$src/A" && split -b $((a_kib * 1024)) -a 4 -d --additional-suffix=.mp3 - f)
+# Every 417 bytes an MPEG-1 Layer III frame header (128 kbit/s, 44.1 kHz, no padding: frames of
+# 417 bytes), so the random bytes read as an MP3 to TagLib.
+python3 -c '
+import sys
+for path in sys.argv[1:]:
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        for offset, byte in enumerate(b"\xff\xfb\x90\x64"):
+            data[offset::417] = bytes([byte]) * len(range(offset, len(data), 417))
+        f.seek(0)
+        f.write(data)
+' "$src"/A/*.mp3
 random_bytes B $((b_files * b_kib * 1024)) | (cd "$src/B" && split -b $((b_kib * 1024)) -a 4 -d --additional-suffix=.mp3 - f)
 chmod -R a+rX "$src"
 if [ "$(ls "$src/A" | wc -l)" != "$a_files" ] || [ "$(ls "$src/B" | wc -l)" != "$b_files" ]; then
@@ -203,6 +226,35 @@ verify() {
     fi
 }
 
+# verify_tagged SERVED WRITTEN: like verify, for files podcast tagged: each written file, its ID3v2
+# tag (at the start) and ID3v1 tag (the last 128 bytes, "TAG…") taken off, is its served file.
+verify_tagged() {
+    local served=$1 written=$2
+    [ -d "$written" ] || { echo "no output directory"; return; }
+    python3 -c '
+import os, sys
+served, written = sys.argv[1], sys.argv[2]
+names = sorted(os.listdir(served))
+bad = 0
+if sorted(n for n in os.listdir(written) if not n.startswith(".")) != names:
+    bad += 1
+for name in names:
+    path = os.path.join(written, name)
+    if not os.path.exists(path):
+        continue
+    data = open(path, "rb").read()
+    start = 0
+    if data[:3] == b"ID3":
+        size = data[6] << 21 | data[7] << 14 | data[8] << 7 | data[9]
+        start = 10 + size + (10 if data[5] & 0x10 else 0)
+    end = len(data) - 128 if data[-128:-125] == b"TAG" else len(data)
+    if data[start:end] != open(os.path.join(served, name), "rb").read() or start == 0:
+        bad += 1
+if bad:
+    print("%d files missing, extra, untagged or with wrong audio bytes" % bad)
+' "$served" "$written"
+}
+
 # measure STORAGE WORKLOAD TOOL OUT WRITTEN COMMAND…: times COMMAND once, verifies WRITTEN
 # against the served files and records a line in $work/results.
 measure() {
@@ -215,7 +267,7 @@ measure() {
     sync -f "$(dirname "$out")" 2>/dev/null || sync
     end=$(date +%s%N)
     sync_s=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
-    why=$(verify "$src/$workload" "$written")
+    if [ "$tool" = podcast+tag ]; then why=$(verify_tagged "$src/$workload" "$written"); else why=$(verify "$src/$workload" "$written"); fi
     if [ "$status" != 0 ]; then why="exit $status${why:+; $why}"; fi
     if [ -n "$why" ]; then
         echo "$storage $workload $tool FAILED $why" >>"$work/results"
@@ -249,6 +301,26 @@ run_workload() {
         fi
         rm -rf "$home"
 
+        # What the Episodes directory costs: tags (workload A), and the digests against PODCAST_BASE_BIN.
+        local variant binary options variants=()
+        if [ "$workload" = A ]; then variants+=(podcast+tag); fi
+        if [ -n "$base_podcast" ]; then variants+=(base); fi
+        if [ ${#variants[@]} -gt 0 ]; then
+            for variant in "${variants[@]}"; do
+                binary=$podcast options=--tag
+                if [ "$variant" = base ]; then binary=$base_podcast options=""; fi
+                rm -rf "$home" "$out" && mkdir -p "$home"
+                if PODCAST_HOME=$home "$binary" episodes "$work/$workload.xml" >"$work/episodes.log" 2>&1; then
+                    # shellcheck disable=SC2086 # options is one word or none
+                    measure "$storage" "$workload" "$variant" "$out" "$out/Bench $workload" \
+                        env PODCAST_HOME="$home" "$binary" download all --concurrency "$jobs" --episodes-dir "$out" $options
+                else
+                    echo "$storage $workload $variant FAILED podcast episodes failed" >>"$work/results"
+                fi
+                rm -rf "$home"
+            done
+        fi
+
         # curl: one config file of url/output pairs.
         mkdir -p "$out"
         awk -v out="$out" '{ n = split($0, p, "/"); printf "url = \"%s\"\noutput = \"%s/%s\"\n", $0, out, p[n] }' \
@@ -267,7 +339,7 @@ echo "setup: podcast opens at most 2 connections per host, so to compare concurr
     "$("$nginx" -v 2>&1 | sed 's|.*/||') listens on ${#ports[@]} loopback ports (127.0.0.1:$(IFS=,; echo "${ports[*]}"); 1 worker," \
     "sendfile, no gzip), the files are spread round-robin over them, and curl and aria2c get exactly" \
     "the URLs of podcast's feed; the served files are on $(df --output=fstype "$src" | tail -n 1) (in the page cache)"
-echo "tools: $(curl --version | head -n 1 | cut -d' ' -f1-2), $(aria2c --version | head -n 1), podcast $podcast"
+echo "tools: $(curl --version | head -n 1 | cut -d' ' -f1-2), $(aria2c --version | head -n 1), podcast $podcast${base_podcast:+, base $base_podcast}"
 echo "workloads: A = $a_files files x $((a_kib / 1024)) MiB, $a_jobs in flight; B = $b_files files x $b_kib KiB, $b_jobs in flight"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 
@@ -301,7 +373,7 @@ echo "(wall and CPU are the least of the runs, peak RSS the largest; ratios are 
 echo " divided by podcast's; 'sync after' is the writeback the tool left behind, not in its wall time:"
 echo " podcast fdatasyncs each file before renaming it, curl and aria2c do not)"
 
-awk -v wall_vs_curl="$target_wall_vs_curl" -v rss_mib="$target_rss_mib" -v flat_mib="$target_flat_mib" \
+awk -v wall_vs_curl="$target_wall_vs_curl" -v rss_mib="$target_rss_mib" -v flat_mib="$target_flat_mib" -v cost_pct="$target_cost_pct" \
     -v a_desc="A: $a_files x $((a_kib / 1024)) MiB, $a_jobs in flight" \
     -v b_desc="B: $b_files x $b_kib KiB, $b_jobs in flight" \
     -v a_size="$((a_kib / 1024)) MiB" -v b_size="$b_kib KiB" -v runs="$runs" '
@@ -357,6 +429,14 @@ END {
             printf "%s: %s: podcast faster than aria2c (%.2f s vs %.2f s)\n", verdict(wall[base] < wall[aria]), label, wall[base], wall[aria]
         } else printf "SKIP: %s: podcast faster than aria2c (aria2c did not succeed)\n", label
         printf "%s: %s: podcast peak RSS at most %d MiB (is %.1f MiB)\n", verdict(mib[base] <= rss_mib), label, rss_mib, mib[base]
+        tagged = storage SUBSEP workload SUBSEP "podcast+tag"
+        if (ok[tagged] && wall[base] > 0) {
+            printf "%s: %s: --tag costs at most %d%% (wall %+.1f%%: %.2f s vs %.2f s; CPU %+.1f%%)\n", verdict(wall[tagged] <= wall[base] * (1 + cost_pct / 100)), label, cost_pct, (wall[tagged] / wall[base] - 1) * 100, wall[tagged], wall[base], (cpu[tagged] / cpu[base] - 1) * 100
+        }
+        earlier = storage SUBSEP workload SUBSEP "base"
+        if (ok[earlier] && wall[earlier] > 0) {
+            printf "%s: %s: podcast costs at most %d%% more than base (wall %+.1f%%: %.2f s vs %.2f s; CPU %+.1f%%)\n", verdict(wall[base] <= wall[earlier] * (1 + cost_pct / 100)), label, cost_pct, (wall[base] / wall[earlier] - 1) * 100, wall[base], wall[earlier], (cpu[base] / cpu[earlier] - 1) * 100
+        }
     }
     for (g = 1; g <= groups; g++) {
         split(order[g], sw, SUBSEP)

@@ -29,6 +29,12 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
     var firstWaitSeconds: Double?
     var longestWaitSeconds: Double?
     var budgetSeconds: Double?
+    var nameTemplate: String?
+    var portableNames: Bool?
+    var companions: [String]?
+    var transcriptTypes: [String]?
+    var tag: Bool?
+    var playlist: Bool?
 
     /// The record of `settings`, whose headers (if any) are kept in `headersFile`.
     public init(_ settings: DownloadSettings, headersFile: String?) {
@@ -53,6 +59,13 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         firstWaitSeconds = Self.seconds(retry.firstWait)
         longestWaitSeconds = Self.seconds(retry.longestWait)
         budgetSeconds = Self.seconds(retry.budget)
+        let library = settings.library
+        nameTemplate = library.nameTemplate.text
+        portableNames = library.portableNames
+        companions = library.companions.sorted().map(\.rawValue)
+        transcriptTypes = library.transcriptTypes.map(\.rawValue)
+        tag = library.tag
+        playlist = library.playlist
     }
 
     /// The settings recorded, with `headers` (read from `headersFile`) as the headers' values.
@@ -79,7 +92,19 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         if let firstWaitSeconds { retry.firstWait = .seconds(firstWaitSeconds) }
         if let longestWaitSeconds { retry.longestWait = .seconds(longestWaitSeconds) }
         if let budgetSeconds { retry.budget = .seconds(budgetSeconds) }
-        return DownloadSettings(episodesDirectory: episodesDirectory ?? fallbackDirectory, engine: engine, retry: retry)
+        return DownloadSettings(episodesDirectory: episodesDirectory ?? fallbackDirectory, engine: engine, retry: retry, library: library)
+    }
+
+    /// The library settings recorded; one that no longer reads (another version's) keeps its default.
+    private var library: LibrarySettings {
+        var library = LibrarySettings()
+        if let nameTemplate, let template = try? NameTemplate(nameTemplate) { library.nameTemplate = template }
+        if let portableNames { library.portableNames = portableNames }
+        if let companions, let set = try? Companion.set(from: companions) { library.companions = set }
+        if let transcriptTypes, let order = try? TranscriptFormat.order(from: transcriptTypes) { library.transcriptTypes = order }
+        if let tag { library.tag = tag }
+        if let playlist { library.playlist = playlist }
+        return library
     }
 
     /// The column's text: JSON with sorted keys, the same text for the same settings.

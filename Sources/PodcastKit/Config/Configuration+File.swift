@@ -26,6 +26,7 @@ extension Configuration {
     /// The sections a key may also be written in (`[download]` `concurrency = 3`), besides the top.
     static let sections: [String: Set<String>] = [
         "search": ["country"],
+        "library": ["name-template", "portable-names", "with", "transcript-types", "tag", "playlist"],
         "download": [
             "concurrency", "max-per-host", "episodes-dir", "limit-rate", "max-episode-size", "retries", "retry-wait",
             "retry-budget",
@@ -38,7 +39,7 @@ extension Configuration {
 
     /// Parses configuration text (TOML); `path` is only used in messages. Keys use dashes
     /// (`stall-timeout`; underscores are read as dashes) and may stand at the top or in their
-    /// section (`[search]`, `[download]`, `[http]`); a key set twice is an error.
+    /// section (`[search]`, `[download]`, `[library]`, `[http]`); a key set twice is an error.
     public static func parse(_ text: String, path: String) throws(ConfigurationError) -> Configuration {
         let document = try ConfigurationDocument(text, path: path)
         var configuration = Configuration()
@@ -136,6 +137,23 @@ extension Configuration {
                 throw fail("header-hosts takes host names such as \"cdn.example.com\", not \"\(host)\"")
             }
             headerHosts = hosts
+        case "name-template":
+            let text = try read.text("name-template must be a quoted template such as \"{podcast}/{date} {title}.{ext}\"")
+            do throws(NameTemplateError) { nameTemplate = try NameTemplate(text) } catch { throw fail("\(error)") }
+        case "portable-names":
+            portableNames = try read.boolean("portable-names must be true or false")
+        case "with":
+            let words = try read.strings("with must be a list such as [\"transcript\", \"chapters\"]")
+            do throws(LibraryValueError) { companions = try Companion.set(from: words) } catch { throw fail("with: \(error)") }
+        case "transcript-types":
+            let words = try read.strings("transcript-types must be a list such as [\"srt\", \"vtt\"]")
+            do throws(LibraryValueError) { transcriptTypes = try TranscriptFormat.order(from: words) } catch {
+                throw fail("transcript-types: \(error)")
+            }
+        case "tag":
+            tag = try read.boolean("tag must be true or false")
+        case "playlist":
+            playlist = try read.boolean("playlist must be true or false")
         default:
             return false
         }

@@ -37,7 +37,19 @@ public struct Configuration: Sendable, Equatable {
     public var proxy: String?
     /// Whether cookies a server sets are kept for the rest of the run (`cookies`; default true).
     public var cookies: Bool?
-    /// Settings the file had that this version does not know (`file:line: key`), to warn about.
+    /// How finished files are named (`name-template`).
+    public var nameTemplate: NameTemplate?
+    /// Whether names also avoid what FAT, exFAT and SMB refuse (`portable-names`).
+    public var portableNames: Bool?
+    /// The companion files kept beside episodes (`with`).
+    public var companions: Set<Companion>?
+    /// Which transcript to prefer (`transcript-types`).
+    public var transcriptTypes: [TranscriptFormat]?
+    /// Whether finished episodes are tagged (`tag`).
+    public var tag: Bool?
+    /// Whether each podcast gets a playlist (`playlist`).
+    public var playlist: Bool?
+    /// Lines the file had that this version does not know (`file:line: key`), to warn about.
     public var unknownKeys: [String] = []
     /// The file read, when there was one.
     public var path: String?
@@ -60,6 +72,18 @@ public struct Configuration: Sendable, Equatable {
         if let retryWait { policy.firstWait = retryWait }
         if let retryBudget { policy.budget = retryBudget }
         return policy
+    }
+
+    /// The library settings with this configuration applied over the defaults.
+    public var librarySettings: LibrarySettings {
+        var settings = LibrarySettings()
+        if let nameTemplate { settings.nameTemplate = nameTemplate }
+        if let portableNames { settings.portableNames = portableNames }
+        if let companions { settings.companions = companions }
+        if let transcriptTypes { settings.transcriptTypes = transcriptTypes }
+        if let tag { settings.tag = tag }
+        if let playlist { settings.playlist = playlist }
+        return settings
     }
 
     /// HTTP settings with this configuration applied over the defaults. A `proxy` from the file

@@ -33,7 +33,7 @@ extension DownloadBatch {
         guard !group.isEmpty else { return }
         let answers: [StateStore.Claim]
         do {
-            answers = try store.claimDownloads(group.map(\.record), for: .current)
+            answers = try store.claimDownloads(group.map(\.record), for: .current, force: force)
         } catch {
             // Never recorded, so `podcast resume` cannot know them.
             let reason = "could not record the download: \(error); run podcast download again for it"
@@ -47,6 +47,7 @@ extension DownloadBatch {
             switch claim {
             case .alreadyDownloaded(let path):
                 settleEarly(index, items[index], .skipped, path: path, error: "already downloaded", report: report)
+                completeInPlace(items[index], at: path, report: report)
             case .busy(let pid):
                 settleEarly(index, items[index], .skipped, error: "being downloaded by process \(pid)", report: report)
             case .claimed(let previous):
@@ -91,6 +92,7 @@ extension DownloadBatch {
     private func claimableRecord(for item: DownloadItem) -> DownloadRecord? {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
+        record.library = item.library ?? library
         let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? partialDirectory
         record.resume.partialPath = directory + "/" + Self.partialName(of: item.key)
         return record
@@ -104,13 +106,19 @@ extension DownloadBatch {
     ) throws -> EpisodeDownload? {
         var record = claimedRecord
         record.owner = .current
+        // A file fetched again (`--force`, or found damaged by `verify`) stays this episode's
+        // until the new copy replaces it.
+        record.path = previous?.path
         let partialPath = record.resume.partialPath ?? ""
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
-        let folder = placement.folder(for: item)
-        let path = folder + "/" + placement.fileName(for: item, suffix: "")
+        let filing = filing(for: item)
+        let name = filing.name()
+        let folder = filing.folder(of: name)
+        let path = filing.path(of: name)
         // An earlier record (a crash mid-finish) may have left the file in a folder made since.
-        if previous != nil || placement.folderExisted(folder), let (placed, size) = placement.placedFile(for: item),
-            try store.downloadOwning(path: placed) == nil {
+        if !force, previous != nil || placement.folderExisted(folder), let size = FileIO.regularFileSize(path),
+            item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0), try store.downloadOwning(path: path) == nil,
+            try store.libraryFileOwner(path: path) == nil {
             record.state = .downloaded
             record.path = path
             record.resume.partialPath = nil
@@ -118,6 +126,7 @@ extension DownloadBatch {
             try store.saveDownload(record)
             unlink(partialPath)
             settleEarly(index, item, .skipped, path: path, error: "already in the Episodes directory", report: report)
+            completeInPlace(item, at: path, report: report)
             return nil
         }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
@@ -125,8 +134,7 @@ extension DownloadBatch {
         if partialFolder != partialDirectory { try placement.makeFolder(partialFolder) }
         guard var previous else {
             return EpisodeDownload(
-                id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path,
-                previous: nil, resumePlan: nil)
+                id: index, item: item, record: record, partialPath: partialPath, filing: filing, previous: nil, resumePlan: nil)
         }
         if let earlier = previous.resume.partialPath, earlier != partialPath {
             previous.resume.partialPath = ResumePlan.adoptPartial(from: earlier, to: partialPath) ? partialPath : nil
@@ -134,8 +142,31 @@ extension DownloadBatch {
         let (resume, why) = ResumePlan.plan(previous, partialPath: partialPath)
         if let why { report(.warning(item, "started over: \(why)")) }
         return EpisodeDownload(
-            id: index, item: item, record: record, partialPath: partialPath, folder: folder, preferredPath: path,
-            previous: previous, resumePlan: resume)
+            id: index, item: item, record: record, partialPath: partialPath, filing: filing, previous: previous, resumePlan: resume)
+    }
+
+    /// How `item`'s files are made: its own settings or the batch's, with what its feed says when
+    /// they need that.
+    func filing(for item: DownloadItem) -> EpisodeFiling {
+        let settings = item.library ?? library
+        let found = settings.needsFeedDetails ? details.lookup(feed: item.feed, identity: item.entry.identity) : nil
+        let values = NameValues(
+            podcast: item.podcastTitle, title: item.entry.title, published: item.entry.published, episode: found?.episode?.episodeNumber,
+            season: found?.episode?.season, guid: item.entry.guid,
+            fileExtension: EpisodeFileName.fileExtension(mediaType: item.entry.enclosureType, url: item.entry.enclosureURL ?? ""))
+        let filing = EpisodeFiling(
+            directory: placement.directory(for: item), settings: settings, values: values, show: found?.show, episode: found?.episode)
+        if settings.playlist, playlists[item.feed] == nil {
+            playlists[item.feed] = (filing.podcastFolder ?? filing.directory, item.podcastTitle, settings.portableNames)
+        }
+        return filing
+    }
+
+    /// For an episode found already downloaded at `path`: fetches the companion files it lacks.
+    private func completeInPlace(_ item: DownloadItem, at path: String, report: (DownloadUpdate) -> Void) {
+        let filing = filing(for: item)
+        guard !filing.settings.companions.isEmpty else { return }
+        startCompanions(of: item, filing: filing, at: path, report: report)
     }
 
     /// The partial file's name: a stable hash of the episode's key.

@@ -12,6 +12,12 @@ public final class DownloadBatch {
     /// The progress buffer the batch records its episodes in.
     public let store: StateStore
     let settings: TransferEngine.Settings
+    /// How finished files are named and what goes with them, for episodes without their own.
+    let library: LibrarySettings
+    /// True when episodes already downloaded are fetched again (`download --force`).
+    let force: Bool
+    /// What feeds say about the episodes beyond their listings, read when a setting needs it.
+    let details: FeedDetails
     private let queue = EventQueue<BatchEvent>()
     /// Where finished files go.
     var placement: EpisodePlacement
@@ -30,25 +36,43 @@ public final class DownloadBatch {
     private var results: [Int: DownloadResult] = [:]
     private(set) var stop: BatchOutcome.Stop?
     /// When failed attempts are tried again.
-    private var scheduler: RetryScheduler
+    var scheduler: RetryScheduler
+    /// Companion files being fetched, by request id (from `firstCompanionID` on).
+    var companions: [Int: CompanionFetch] = [:]
+    /// Companion transfers started so far, for their ids.
+    var companionsStarted = 0
+    /// Podcast folders whose cover this batch has seen to.
+    var coverFolders: Set<String> = []
+    /// The podcasts whose playlist is written when the batch ends: by feed, the folder and title.
+    var playlists: [String: (folder: String, podcastTitle: String, portable: Bool)] = [:]
     var lastProgressWrite = ContinuousClock.now
     /// Set once the user was told that progress records cannot be written (see `checkpoint`).
     var progressUnrecorded = false
     /// When the batch last looked for pause and cancel requests from other processes.
     var lastStopRequestPoll = ContinuousClock.now
 
-    /// A batch writing to `episodesDirectory` and recording progress in `store`.
-    public init(store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy()) {
+    /// A batch writing to `episodesDirectory` and recording progress in `store`; `force` fetches
+    /// episodes already downloaded again.
+    public init(
+        store: StateStore, episodesDirectory: String, settings: TransferEngine.Settings, policy: RetryPolicy = RetryPolicy(),
+        library: LibrarySettings = LibrarySettings(), force: Bool = false
+    ) {
         self.store = store
         placement = EpisodePlacement(episodesDirectory: episodesDirectory)
         partialDirectory = episodesDirectory + "/.partial"
         self.settings = settings
+        self.library = library
+        self.force = force
+        details = FeedDetails(store: store)
         scheduler = RetryScheduler(policy: policy)
     }
 
-    /// A batch with `settings`, recording progress in `store`.
-    public convenience init(store: StateStore, settings: DownloadSettings) {
-        self.init(store: store, episodesDirectory: settings.episodesDirectory, settings: settings.engine, policy: settings.retry)
+    /// A batch with `settings`, recording progress in `store`; `force` fetches episodes already
+    /// downloaded again.
+    public convenience init(store: StateStore, settings: DownloadSettings, force: Bool = false) {
+        self.init(
+            store: store, episodesDirectory: settings.episodesDirectory, settings: settings.engine, policy: settings.retry,
+            library: settings.library, force: force)
     }
 
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
@@ -102,12 +126,16 @@ public final class DownloadBatch {
                 if hasUnclaimed { claimNextGroup(report: report) }
                 activate(inFlight: active.count - completed.count - delayed.count, report: report)
             }
-            if active.isEmpty && !hasUnclaimed { break }
+            if active.isEmpty && !hasUnclaimed && companions.isEmpty { break }
             // While items wait to be claimed, events are taken without waiting for them; with a
             // refill, no longer than until its next turn.
             let refillBy = refill.map { _ in lastRefill + Self.refillInterval }
             let wakeBy = hasUnclaimed ? .now : [finishBy, refillBy].compactMap { $0 }.min()
             for event in queue.drain(until: wakeBy) {
+                if case .transfer(let transferEvent) = event, let id = transferEvent.requestID, id >= Self.firstCompanionID {
+                    companionEvent(transferEvent, report: report)
+                    continue
+                }
                 switch event {
                 case .interrupt:
                     halt(.interrupted)
@@ -138,6 +166,7 @@ public final class DownloadBatch {
                 finishBy = nil
             }
         }
+        writePlaylists(report: report)
         return BatchOutcome(results: self.items.indices.compactMap { results[$0] }, stop: stop)
     }
 
@@ -195,10 +224,14 @@ public final class DownloadBatch {
     private func startTransfer(_ id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) {
         guard let engine, let download = active[id] else { return }
         if notBefore == nil { delayed.remove(id) } else { delayed.insert(id) }
-        engine.start(TransferRequest(
+        var request = TransferRequest(
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
-            maxSize: settings.maxEpisodeSize))
+            maxSize: settings.maxEpisodeSize)
+        // A file that will be tagged is hashed as tagging rewrites it, unless the feed's digest
+        // must be checked against the bytes as served.
+        request.digestsWhileWriting = !download.filing.settings.tag || download.item.entry.integrity != nil
+        engine.start(request)
     }
 
     /// Ends episode `id` short of a download: its partial file kept (made durable first) or

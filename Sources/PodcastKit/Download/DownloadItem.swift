@@ -11,13 +11,15 @@ public struct DownloadItem: Sendable, Equatable {
         @usableFromInline let feed: String
         @usableFromInline let podcastTitle: String
         @usableFromInline let episodesDirectory: String?
+        @usableFromInline let library: LibrarySettings?
 
-        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String?) {
+        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String?, library: LibrarySettings?) {
             self.number = number
             self.entry = entry
             self.feed = feed
             self.podcastTitle = podcastTitle
             self.episodesDirectory = episodesDirectory
+            self.library = library
         }
     }
 
@@ -37,16 +39,24 @@ public struct DownloadItem: Sendable, Equatable {
     /// The Episodes directory an earlier run was downloading it into, where its partial file is;
     /// nil for the batch's own. A resumed episode goes on where it was going.
     @inlinable public var episodesDirectory: String? { _read { yield fields.episodesDirectory } }
+    /// The file settings for this episode when they are not the batch's: a subscription's own
+    /// template and companions, or those a resumed download was begun with.
+    @inlinable public var library: LibrarySettings? { _read { yield fields.library } }
 
     /// Creates an item.
-    public init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String? = nil) {
-        fields = Fields(number: number, entry: entry, feed: feed, podcastTitle: podcastTitle, episodesDirectory: episodesDirectory)
+    public init(
+        number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String? = nil,
+        library: LibrarySettings? = nil
+    ) {
+        fields = Fields(
+            number: number, entry: entry, feed: feed, podcastTitle: podcastTitle, episodesDirectory: episodesDirectory, library: library)
     }
 
     public static func == (left: DownloadItem, right: DownloadItem) -> Bool {
         left.fields === right.fields
             || (left.number == right.number && left.entry == right.entry && left.feed == right.feed
-                && left.podcastTitle == right.podcastTitle && left.episodesDirectory == right.episodesDirectory)
+                && left.podcastTitle == right.podcastTitle && left.episodesDirectory == right.episodesDirectory
+                && left.library == right.library)
     }
 
     /// The episode `record` is about, numbered as in `listing` when it shows it.
@@ -60,7 +70,7 @@ public struct DownloadItem: Sendable, Equatable {
             guid: record.guid, integrity: record.integrity)
         self.init(
             number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle,
-            episodesDirectory: record.episodesDirectory)
+            episodesDirectory: record.episodesDirectory, library: record.library)
     }
 
     /// The episode this is.

@@ -9,11 +9,17 @@ public struct DownloadSettings: Sendable, Equatable {
     public var engine: TransferEngine.Settings
     /// When failed attempts are tried again, and when an episode fails.
     public var retry: RetryPolicy
+    /// How finished files are named, and what goes with them.
+    public var library: LibrarySettings
 
-    /// Settings that put files in `episodesDirectory`, with `engine` and `retry` as given.
-    public init(episodesDirectory: String, engine: TransferEngine.Settings = .init(), retry: RetryPolicy = RetryPolicy()) {
+    /// Settings that put files in `episodesDirectory`, with `engine`, `retry` and `library` as given.
+    public init(
+        episodesDirectory: String, engine: TransferEngine.Settings = .init(), retry: RetryPolicy = RetryPolicy(),
+        library: LibrarySettings = LibrarySettings()
+    ) {
         self.episodesDirectory = episodesDirectory
         self.engine = engine
         self.retry = retry
+        self.library = library
     }
 }

@@ -36,6 +36,12 @@ extension Integrity {
             digests.contains(try SHA2.digest(ofFile: path, algorithm))
         }
 
+        /// Whether a file whose SHA-256 is `sha256` matches, when this checks SHA-256 (nil when it
+        /// checks another algorithm: the file must be read then).
+        func matches(sha256: [UInt8]) -> Bool? {
+            algorithm == .sha256 ? digests.contains(sha256) : nil
+        }
+
         /// The algorithm checked, such as "sha384", for messages.
         public var description: String { algorithm.rawValue }
 

@@ -72,6 +72,56 @@ public enum FileIO {
         return true
     }
 
+    /// Writes `contents` to a new file at `path` (replacing what a crash left there), mode 0644.
+    public static func writeNewFile(_ path: String, contents: some Collection<UInt8>) throws(SystemError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        let bytes = Array(contents)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .last("write", path: path)
+            }
+            offset += written
+        }
+    }
+
+    /// The bytes of `range` of the file at `path` (fewer when the file ends first).
+    public static func bytes(of path: String, in range: Range<Int64>) throws(SystemError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: Int(range.count))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(range.lowerBound) + off_t(filled))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .last("pread", path: path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// The names in the directory at `path`, without `.` and `..`.
+    public static func names(in path: String) throws(SystemError) -> [String] {
+        guard let directory = opendir(path) else { throw .last("opendir", path: path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Creates `path` and any missing parents with `mode`; a relative path stays relative.
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }

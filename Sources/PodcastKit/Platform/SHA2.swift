@@ -1,3 +1,5 @@
+import CDigest
+
 /// SHA-256, SHA-384 and SHA-512 (FIPS 180-4), fed in pieces of any size: for checking downloads
 /// against the digests a feed publishes, on systems without a crypto library.
 public struct SHA2: Sendable {
@@ -88,6 +90,18 @@ public struct SHA2: Sendable {
         return hasher.finish()
     }
 
+    /// A digest as lowercase hexadecimal digits, as the state store keeps it.
+    public static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     private mutating func appendPending(_ bytes: UnsafeRawBufferPointer) {
         let start = pendingCount
         withUnsafeMutableBytes(of: &pending) { block in
@@ -130,8 +144,28 @@ public struct SHA2: Sendable {
 
     private static func compress(_ state: inout State, _ blocks: UnsafeRawBufferPointer, _ variant: Variant) {
         switch variant {
+        case .sha256 where hasSHAExtensions:
+            compressWithSHAExtensions(&state, blocks)
         case .sha256: compress(&state, blocks, words: UInt32.self)
         case .sha384, .sha512: compress(&state, blocks, words: UInt64.self)
         }
+    }
+
+    /// Whether this processor has the SHA extensions: SHA-256 then runs several times faster than
+    /// the portable rounds, fast enough to digest a download as it is written.
+    static let hasSHAExtensions = podcast_sha256_hardware_available() == 1
+
+    /// SHA-256's compression over `blocks` with the SHA extensions (`CDigest`).
+    static func compressWithSHAExtensions(_ state: inout State, _ blocks: UnsafeRawBufferPointer) {
+        guard let start = blocks.baseAddress?.assumingMemoryBound(to: UInt8.self), blocks.count >= 64 else { return }
+        var words = (
+            UInt32(truncatingIfNeeded: state.0), UInt32(truncatingIfNeeded: state.1), UInt32(truncatingIfNeeded: state.2),
+            UInt32(truncatingIfNeeded: state.3), UInt32(truncatingIfNeeded: state.4), UInt32(truncatingIfNeeded: state.5),
+            UInt32(truncatingIfNeeded: state.6), UInt32(truncatingIfNeeded: state.7))
+        withUnsafeMutableBytes(of: &words) { raw in
+            podcast_sha256_blocks(raw.baseAddress?.assumingMemoryBound(to: UInt32.self), start, blocks.count / 64)
+        }
+        state = (UInt64(words.0), UInt64(words.1), UInt64(words.2), UInt64(words.3),
+                 UInt64(words.4), UInt64(words.5), UInt64(words.6), UInt64(words.7))
     }
 }

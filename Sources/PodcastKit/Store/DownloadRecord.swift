@@ -57,6 +57,12 @@ public struct DownloadRecord: Sendable, Equatable {
     public var speed: Double?
     /// The digest the feed publishes for the file, checked before it is final.
     public var integrity: Integrity?
+    /// SHA-256 of the finished file as it is on disk (lowercase hex), for `podcast verify`; nil
+    /// for files finished before digests were kept.
+    public var sha256: String?
+    /// The file settings the episode was asked with, when they are not the defaults: a resumed
+    /// download is named, tagged and accompanied as it was begun.
+    public var library: LibrarySettings?
 
     /// Takes over what `earlier` knew about the partial file and the server's copy (its partial
     /// file stays this record's own), so a new attempt can continue where it stopped.

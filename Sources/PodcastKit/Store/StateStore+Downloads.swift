@@ -72,8 +72,11 @@ extension StateStore {
     }
 
     /// Takes each record's episode for `owner` (state `queued`), all in one transaction, unless it
-    /// is already downloaded (and its file is still there) or a live process has it.
-    public func claimDownloads(_ records: [DownloadRecord], for owner: ProcessOwner) throws(StoreError) -> [Claim] {
+    /// is already downloaded (and its file is still there; with `force`, it is taken all the same,
+    /// to be fetched again) or a live process has it. A claimed episode keeps the path of the file
+    /// it had (fetched again, or found damaged by `verify`): the new file replaces it only once it
+    /// is complete and checked, and until then the old one stays podcast's.
+    public func claimDownloads(_ records: [DownloadRecord], for owner: ProcessOwner, force: Bool = false) throws(StoreError) -> [Claim] {
         try write { () throws(SQLiteError) -> [Claim] in
             var claims: [Claim] = []
             claims.reserveCapacity(records.count)
@@ -91,7 +94,7 @@ extension StateStore {
                 }
                 let existing = try selectDownload(record.key)
                 if let existing {
-                    if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
+                    if !force, existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                         claims.append(.alreadyDownloaded(path: path))
                         continue
                     }
@@ -101,6 +104,14 @@ extension StateStore {
                     }
                     // The resume data of the earlier attempt stays until this one replaces it.
                     claimed.adoptResumeData(of: existing)
+                    claimed.path = existing.path
+                    claimed.sha256 = existing.sha256
+                    if existing.state == .downloaded {
+                        // A finished file is never continued: the new copy starts from byte 0.
+                        claimed.bytes = 0
+                        claimed.resume = ResumeRecord()
+                        claimed.resume.partialPath = record.resume.partialPath
+                    }
                 }
                 try upsertDownload(claimed)
                 claims.append(.claimed(previous: existing))
@@ -126,7 +137,7 @@ extension StateStore {
                 UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
                     last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
-                    speed = NULL, updated_at = ?8
+                    speed = NULL, updated_at = ?8, sha256 = ?9
                 WHERE feed = ?1 AND identity = ?2
                 """)
             try statement.bind(record.feed, at: 1)
@@ -137,6 +148,7 @@ extension StateStore {
             try statement.bind(record.resume.lastModified, at: 6)
             try statement.bind(record.bytes, at: 7)
             try statement.bind(Date().timeIntervalSince1970, at: 8)
+            try statement.bind(record.sha256, at: 9)
             try statement.run()
             if connection.changes == 0 { try upsertDownload(record) }
         }
@@ -170,6 +182,24 @@ extension StateStore {
         }
     }
 
+    /// Marks the finished file of `key` damaged or missing (`podcast verify`): the record keeps the
+    /// file's path, so the next `download` or `resume` fetches the episode again and replaces the
+    /// file only with a complete, checked copy.
+    public func markDamaged(_ key: EpisodeKey, reason: String) throws(StoreError) {
+        try writeAtomically { () throws(SQLiteError) in
+            let statement = try prepared("""
+                UPDATE downloads SET state = 'failed', error = ?3, final_error = 0, failures = 0, bytes = 0, durable_bytes = 0,
+                    partial_path = NULL, owner_pid = NULL, updated_at = ?4
+                WHERE feed = ?1 AND identity = ?2 AND state = 'downloaded'
+                """)
+            try statement.bind(key.feed, at: 1)
+            try statement.bind(key.identity, at: 2)
+            try statement.bind(reason, at: 3)
+            try statement.bind(Date().timeIntervalSince1970, at: 4)
+            try statement.run()
+        }
+    }
+
     /// The episode whose finished file is `path`, if any.
     public func downloadOwning(path: String) throws(StoreError) -> EpisodeKey? {
         try read { () throws(SQLiteError) in
@@ -182,7 +212,7 @@ extension StateStore {
     static let downloadColumns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
-        durable_bytes, data_boot, failures, final_error, speed, integrity
+        durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library
         """
 
     /// Made once: statements run per episode are looked up by their text, which is not built again each time.
@@ -221,13 +251,15 @@ extension StateStore {
         record.finalError = (row.optionalInt(at: 24) ?? 0) != 0
         record.speed = row.optionalDouble(at: 25)
         record.integrity = row.optionalString(at: 26).flatMap(Integrity.init(stored:))
+        record.sha256 = row.optionalString(at: 27)
+        record.library = row.optionalString(at: 28).map(LibrarySettings.init(stored:))
         return record
     }
 
     private static let downloadValues = """
         (\(downloadColumns), updated_at) VALUES (
             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
         """
     private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
     private static let insertNewDownloadSQL = "INSERT INTO downloads " + downloadValues + " ON CONFLICT (feed, identity) DO NOTHING"
@@ -276,7 +308,9 @@ extension StateStore {
         try statement.bind(record.finalError ? 1 : 0, at: 25)
         try statement.bind(record.speed, at: 26)
         try statement.bind(record.integrity?.stored, at: 27)
-        try statement.bind(Date().timeIntervalSince1970, at: 28)
+        try statement.bind(record.sha256, at: 28)
+        try statement.bind(record.library?.stored, at: 29)
+        try statement.bind(Date().timeIntervalSince1970, at: 30)
         try statement.run()
     }
 }

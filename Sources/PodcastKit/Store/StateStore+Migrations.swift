@@ -363,6 +363,35 @@ extension StateStore {
                 ) STRICT;
                 """
         ),
+        Migration(
+            summary: "finished files' digests and file settings; the files podcast wrote beside episodes; subscriptions' companions",
+            sql: """
+                -- sha256: hex digest of the finished file as it is on disk (tags included), taken while
+                -- it was written: `podcast verify` checks the file against it. library: the file
+                -- settings the episode was asked with (LibrarySettings.stored, NULL for the defaults),
+                -- so `podcast resume` finishes it as it was begun.
+                ALTER TABLE downloads ADD COLUMN sha256  TEXT;
+                ALTER TABLE downloads ADD COLUMN library TEXT;
+
+                -- Files podcast wrote beside an episode (its companions) or into a podcast's folder (its
+                -- cover, its playlist). Only these and the episodes' own files are ever deleted (keep,
+                -- delete, unsubscribe --delete-files), and a file the user put there is never in this table.
+                CREATE TABLE library_files (
+                    path     TEXT    PRIMARY KEY,
+                    feed     TEXT    NOT NULL,
+                    identity TEXT,              -- the episode's, NULL for a podcast's cover or playlist
+                    kind     TEXT    NOT NULL CHECK (
+                        kind = 'transcript' OR kind = 'chapters' OR kind = 'image' OR kind = 'info'
+                        OR kind = 'cover' OR kind = 'playlist'),
+                    bytes    INTEGER NOT NULL,
+                    sha256   TEXT
+                ) STRICT;
+                CREATE INDEX library_files_by_episode ON library_files (feed, identity);
+
+                -- A subscription's own companion files (`subscribe --with`, Companion.list), NULL for the run's.
+                ALTER TABLE subscriptions ADD COLUMN companions TEXT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

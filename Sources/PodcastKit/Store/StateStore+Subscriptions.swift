@@ -300,13 +300,14 @@ extension StateStore {
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
         let update = try connection.prepare("""
             UPDATE subscriptions SET first = :first, keep = :keep, episodes_dir = :dir, name_template = :template,
-                no_download = :no_download WHERE id = :id
+                no_download = :no_download, companions = :companions WHERE id = :id
             """)
         try update.bind(settings.first, named: ":first")
         try update.bind(settings.keep, named: ":keep")
         try update.bind(settings.episodesDirectory, named: ":dir")
         try update.bind(settings.nameTemplate, named: ":template")
         try update.bind(settings.noDownload ? 1 : 0, named: ":no_download")
+        try update.bind(settings.companions.map(Companion.list), named: ":companions")
         try update.bind(id, named: ":id")
         try update.run()
     }
@@ -334,6 +335,10 @@ extension StateStore {
         try moveDownloads.bind(address, named: ":new")
         try moveDownloads.bind(subscription.url, named: ":old")
         try moveDownloads.run()
+        let moveFiles = try connection.prepare("UPDATE library_files SET feed = :new WHERE feed = :old")
+        try moveFiles.bind(address, named: ":new")
+        try moveFiles.bind(subscription.url, named: ":old")
+        try moveFiles.run()
         return nil
     }
 
@@ -386,7 +391,7 @@ extension StateStore {
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {
         let query = try connection.prepare("""
             SELECT id, url, title, html_url, first, keep, episodes_dir, name_template, no_download, gone, has_baseline,
-                last_update, last_result, last_error
+                last_update, last_result, last_error, companions
             FROM subscriptions WHERE \(condition) ORDER BY title COLLATE NOCASE, id
             """)
         return try query.rows { row throws(SQLiteError) in
@@ -394,7 +399,8 @@ extension StateStore {
                 id: try row.int(at: 0), url: try row.string(at: 1), title: try row.string(at: 2), htmlURL: row.optionalString(at: 3),
                 settings: SubscriptionSettings(
                     first: try row.int(at: 4), keep: row.optionalInt(at: 5), episodesDirectory: row.optionalString(at: 6),
-                    nameTemplate: row.optionalString(at: 7), noDownload: try row.int(at: 8) == 1),
+                    nameTemplate: row.optionalString(at: 7), noDownload: try row.int(at: 8) == 1,
+                    companions: row.optionalString(at: 14).map { (try? Companion.set(from: [$0])) ?? [] }),
                 isGone: try row.int(at: 9) == 1, hasBaseline: try row.int(at: 10) == 1,
                 lastUpdate: row.optionalDouble(at: 11).map { Date(timeIntervalSince1970: $0) },
                 lastResult: row.optionalString(at: 12).flatMap(Subscription.Result.init(rawValue:)),

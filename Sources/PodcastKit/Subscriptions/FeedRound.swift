@@ -108,7 +108,7 @@ struct FeedRound {
                     var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
                     var body = fetch.path
                     if fetch.firstPage, done.status != 304 {
-                        answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(Self.hex)
+                        answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
                         // The cached body is replaced now; its validators are stored with the episodes.
                         let name = FeedFetcher.cacheFileName(for: fetch.url)
                         if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
@@ -130,16 +130,5 @@ struct FeedRound {
                 }
             }
         }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

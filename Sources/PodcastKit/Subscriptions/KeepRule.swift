@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Which of a subscription's files `keep N` deletes: the oldest of those podcast downloaded for it,
-/// beyond the newest N. Only files podcast recorded as its own are ever offered to it, so a file
-/// the user put in the folder is never a candidate.
+/// beyond the newest N; and which `delete --older-than DAYS` deletes. Only files podcast recorded
+/// as its own are ever offered to it, so a file the user put in the folder is never a candidate.
 public enum KeepRule {
     /// One downloaded file of the subscription.
     public struct File: Sendable, Equatable {
@@ -29,5 +29,12 @@ public enum KeepRule {
             return a != b ? a > b : left.path < right.path
         }
         return Array(newestFirst.dropFirst(max(0, keep)))
+    }
+
+    /// The files of episodes published more than `days` days before `now` (`delete --older-than`);
+    /// an undated episode's age is unknown, so it is never among them.
+    public static func olderThan(_ files: [File], days: Int, now: Date) -> [File] {
+        let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+        return files.filter { ($0.published ?? .distantFuture) < cutoff }
     }
 }

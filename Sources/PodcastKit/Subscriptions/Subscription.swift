@@ -69,14 +69,31 @@ public struct SubscriptionSettings: Sendable, Equatable {
     public var nameTemplate: String?
     /// True when `update` marks new episodes but downloads none.
     public var noDownload: Bool
+    /// The companion files kept beside its episodes; nil: the run's (`--with`, `with`).
+    public var companions: Set<Companion>?
 
     /// The defaults: the newest episode, keep everything, the Episodes directory, the default names, downloads on.
-    public init(first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool = false) {
+    public init(
+        first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool = false,
+        companions: Set<Companion>? = nil
+    ) {
         self.first = first
         self.keep = keep
         self.episodesDirectory = episodesDirectory
         self.nameTemplate = nameTemplate
         self.noDownload = noDownload
+        self.companions = companions
+    }
+
+    /// The run's library settings with this subscription's own template and companions in place
+    /// of the run's; nil when it has neither (its episodes take the run's).
+    public func library(over run: LibrarySettings) -> LibrarySettings? {
+        let template = nameTemplate.flatMap { try? NameTemplate($0) }
+        guard template != nil || companions != nil else { return nil }
+        var settings = run
+        if let template { settings.nameTemplate = template }
+        if let companions { settings.companions = companions }
+        return settings
     }
 }
 
@@ -93,19 +110,25 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
     public var nameTemplate: String?
     /// `--no-download` / `--download`.
     public var noDownload: Bool?
+    /// `--with`.
+    public var companions: Set<Companion>?
 
     /// A change of the settings given; nil leaves a setting as it is.
-    public init(first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool? = nil) {
+    public init(
+        first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool? = nil,
+        companions: Set<Companion>? = nil
+    ) {
         self.first = first
         self.keep = keep
         self.episodesDirectory = episodesDirectory
         self.nameTemplate = nameTemplate
         self.noDownload = noDownload
+        self.companions = companions
     }
 
     /// True when it changes nothing.
     public var isEmpty: Bool {
-        first == nil && keep == nil && episodesDirectory == nil && nameTemplate == nil && noDownload == nil
+        first == nil && keep == nil && episodesDirectory == nil && nameTemplate == nil && noDownload == nil && companions == nil
     }
 
     /// `settings` with this change applied.
@@ -116,6 +139,7 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
         if let episodesDirectory { result.episodesDirectory = episodesDirectory }
         if let nameTemplate { result.nameTemplate = nameTemplate }
         if let noDownload { result.noDownload = noDownload }
+        if let companions { result.companions = companions }
         return result
     }
 }

@@ -105,9 +105,10 @@ public struct SubscriptionUpdate {
 
         let downloads = outcome.pending.filter { !$0.subscription.settings.noDownload }
         let items = downloads.flatMap { subscription, items in
-            items.map { DownloadItem(
+            let library = subscription.settings.library(over: settings.library)
+            return items.map { DownloadItem(
                 number: nil, entry: $0, feed: subscription.url, podcastTitle: subscription.title,
-                episodesDirectory: subscription.settings.episodesDirectory) }
+                episodesDirectory: subscription.settings.episodesDirectory, library: library) }
         }
         if !items.isEmpty {
             let batch = DownloadBatch(store: store, settings: settings)
@@ -176,19 +177,20 @@ public struct SubscriptionUpdate {
     }
 
     /// Deletes, for each subscription with `keep N`, the oldest of the files podcast downloaded
-    /// for it beyond the newest N, and forgets their records.
+    /// for it beyond the newest N, with their companions (`LibraryDeletion`), and rewrites its
+    /// playlist.
     private func applyKeep(to subscriptions: [Subscription], report: (Event) -> Void) throws {
+        let deletion = LibraryDeletion(store: store)
         for subscription in subscriptions {
             guard let keep = subscription.settings.keep else { continue }
-            for file in KeepRule.toDelete(try store.ownFiles(of: subscription), keep: keep) {
-                guard unlink(file.path) == 0 || errno == ENOENT else {
-                    report(.warning("could not delete \(file.path) (keep \(keep) for \(subscription.title)): "
-                        + "\(SystemError.last("unlink", path: file.path).reason); delete it yourself"))
-                    continue
-                }
-                try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: file.identity))
-                try store.markEpisodesDone([file.identity], of: subscription.id)
-                report(.deleted(path: file.path, subscription: subscription))
+            let doomed = KeepRule.toDelete(try store.ownFiles(of: subscription), keep: keep)
+            for file in doomed {
+                let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity))
+                for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) for \(subscription.title))")) }
+                if outcome.files.contains(file.path) { report(.deleted(path: file.path, subscription: subscription)) }
+            }
+            if !doomed.isEmpty {
+                for problem in Playlist.refresh(feed: subscription.url, store: store) { report(.warning(problem)) }
             }
         }
     }

@@ -24,6 +24,8 @@ struct Download: ParsableCommand, OutputConfigured {
               podcast download https://feeds.example.com/show.xml --latest 3
               podcast download all --limit-rate 2M --episodes-dir ~/Podcasts
               podcast download all --background --on-complete 'notify-send "podcasts ready"'
+              podcast download 3 --force
+              podcast download 1-5 --with transcript,image --tag --name-template '{podcast}/S{season}E{episode} {title}.{ext}'
             """
     )
 
@@ -35,6 +37,9 @@ struct Download: ParsableCommand, OutputConfigured {
 
     @OptionGroup
     var transfer: TransferOptions
+
+    @Flag(help: "Fetch episodes already downloaded again; each old file is replaced only once its new copy is complete and checked.")
+    var force = false
 
     @OptionGroup
     var background: BackgroundOptions
@@ -48,6 +53,7 @@ struct Download: ParsableCommand, OutputConfigured {
             throw ValidationError("give the episodes to download (\(Selection.words)), or a feed first")
         }
         if !words.isEmpty { try Selection.validateArgument(words) }
+        if force && background.background { throw ValidationError("--force runs in the foreground; leave out --background") }
     }
 
     func run() throws {
@@ -62,7 +68,7 @@ struct Download: ParsableCommand, OutputConfigured {
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
-        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context))
+        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context), force: force)
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 
@@ -88,7 +94,7 @@ struct Download: ParsableCommand, OutputConfigured {
             }
             listing = current
         }
-        return try ListingSelection.items(words, filter: filters.filter, in: listing, store: store)
+        return try listing.selectedItems(words, filter: filters.filter, records: try store.downloadRecords(feed: listing.source.feedKey))
     }
 
     /// Fetches and lists `feed` as `podcast episodes` would, and remembers the listing.

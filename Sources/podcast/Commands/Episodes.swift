@@ -52,7 +52,8 @@ struct Episodes: ParsableCommand, OutputConfigured {
         var records = try store.downloadRecords(feed: fetched.url)
         // Files already in place that the store does not know (it was lost) show as downloaded.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
-        records.merge(PlacedFiles.records(of: listing, in: episodesDirectory, known: records)) { known, _ in known }
+        records.merge(PlacedFiles.records(
+            of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
         // Stored beside the output, on a second core, through a store of its own (or after it,
         // here, when no thread can be started).
         let paths = context.paths

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import PodcastKit
 
 /// `podcast unsubscribe <subscription>...`: stop updating feeds; their files stay unless asked.
@@ -33,17 +32,21 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
         let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions(), store: store)
         var removed: [JSONValue] = []
         var failed = false
+        let deletion = LibraryDeletion(store: store)
         for subscription in chosen {
             var deleted = 0
             if deleteFiles {
+                var problems: [String] = []
                 for file in try store.ownFiles(of: subscription) {
-                    guard unlink(file.path) == 0 || errno == ENOENT else {
-                        context.console.error("could not delete \(file.path): \(SystemError.last("unlink", path: file.path).reason); delete it yourself")
-                        failed = true
-                        continue
-                    }
-                    try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: file.identity))
-                    deleted += 1
+                    let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity))
+                    problems += outcome.problems
+                    deleted += outcome.files.count
+                }
+                let podcastFiles = try deletion.deletePodcastFiles(of: subscription.url)
+                deleted += podcastFiles.files.count
+                for problem in problems + podcastFiles.problems {
+                    context.console.error("\(problem)")
+                    failed = true
                 }
             }
             try store.unsubscribe(subscription.id)

@@ -97,7 +97,7 @@ struct SubscriptionsRendering {
 
     /// `{"subscriptions": [{"number", "title", "url", "episodes", "new", "downloaded", "last_update",
     /// "last_result", "first", "keep", "episodes_dir", "name_template"}]}`, plus `html_url`,
-    /// `no_download`, `gone` and `last_error`.
+    /// `no_download`, `with` (its own companion files; null: the run's), `gone` and `last_error`.
     var json: JSONValue {
         .object([("subscriptions", .array(summaries.enumerated().map { index, summary in
             let subscription = summary.subscription
@@ -118,6 +118,7 @@ struct SubscriptionsRendering {
                 ("episodes_dir", .string(settings.episodesDirectory)),
                 ("name_template", .string(settings.nameTemplate)),
                 ("no_download", .bool(settings.noDownload)),
+                ("with", settings.companions.map { .array($0.sorted().map { .string($0.rawValue) }) } ?? .null),
                 ("gone", .bool(subscription.isGone)),
             ])
         }))])

@@ -18,8 +18,13 @@ struct SubscriptionOptions: ParsableArguments {
     @Option(help: "Where its episodes go instead of the Episodes directory.")
     var episodesDir: String?
 
-    @Option(help: "How its finished files are named, e.g. '{podcast}/{date} {title}.{ext}'.")
+    @Option(help: "How its finished files are named, e.g. '{podcast}/{date} {title}.{ext}' (see podcast download --help).")
     var nameTemplate: String?
+
+    @Option(help: ArgumentHelp(
+        "The companion files kept beside its episodes: transcript, chapters, image, info (comma-separated; '' for none).",
+        valueName: "files"))
+    var with: String?
 
     @Flag(inversion: .prefixedNo, help: "Whether update downloads its new episodes (--no-download: only mark them new).")
     var download: Bool?
@@ -29,7 +34,12 @@ struct SubscriptionOptions: ParsableArguments {
         if let keep, keep < 1 { throw ValidationError("--keep must be 1 or more, not \(keep); --keep-all keeps every file") }
         if keep != nil && keepAll { throw ValidationError("--keep and --keep-all contradict each other; give one") }
         if let episodesDir, episodesDir.isEmpty { throw ValidationError("--episodes-dir needs a directory, not an empty string") }
-        if let nameTemplate, nameTemplate.isEmpty { throw ValidationError("--name-template needs a template, not an empty string") }
+        if let nameTemplate {
+            do { _ = try NameTemplate(nameTemplate) } catch { throw ValidationError("--name-template: \(error)") }
+        }
+        if let with {
+            do { _ = try Companion.set(from: [with]) } catch { throw ValidationError("--with: \(error)") }
+        }
     }
 
     /// The change these options make, with the Episodes directory made absolute.
@@ -37,6 +47,6 @@ struct SubscriptionOptions: ParsableArguments {
         SubscriptionSettingsChange(
             first: first, keep: keepAll ? .some(nil) : keep.map { .some($0) },
             episodesDirectory: episodesDir.map { TransferOptions.absolute($0, environment: environment) },
-            nameTemplate: nameTemplate, noDownload: download.map { !$0 })
+            nameTemplate: nameTemplate, noDownload: download.map { !$0 }, companions: with.flatMap { try? Companion.set(from: [$0]) })
     }
 }

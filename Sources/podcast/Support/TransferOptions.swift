@@ -48,6 +48,9 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Follow redirects from https to plain http (refused by default; allow-insecure-redirects in the configuration file).")
     var allowInsecureRedirects = false
 
+    @OptionGroup
+    var library: LibraryOptions
+
     func validate() throws {
         if let episodesDir, episodesDir.trimmingWhitespace().isEmpty {
             throw ValidationError("--episodes-dir is empty; give a folder such as ~/Podcasts, or leave the option out for the default")
@@ -93,7 +96,8 @@ struct TransferOptions: ParsableArguments {
             rateLimit: limitRate.flatMap(ByteCount.bytesPerSecond) ?? configuration.limitRate, http: http,
             maxEpisodeSize: maxSize.flatMap(ByteCount.parse) ?? configuration.maxEpisodeSize ?? TransferRequest.defaultMaxSize)
         return DownloadSettings(
-            episodesDirectory: episodesDirectory(context: context), engine: engine, retry: configuration.retryPolicy(retries: retries))
+            episodesDirectory: episodesDirectory(context: context), engine: engine, retry: configuration.retryPolicy(retries: retries),
+            library: library.settings(over: configuration))
     }
 
     /// Where finished episodes go, absolute: the option, then the environment, then the

@@ -26,6 +26,10 @@ final class Transfer {
     private var limit: BodyLimit
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
+    /// SHA-256 of every byte written, taken in the write path while the bytes are in the CPU's
+    /// cache (one pass, no second read); nil when not asked for, or when this attempt continues
+    /// a partial file whose first bytes it never saw.
+    private var digest: SHA2?
     private var checkedResponse = false
     /// True for a 416's body: an error page, never part of the file.
     private var discardsBody = false
@@ -87,6 +91,7 @@ final class Transfer {
         }
         written = offset
         unannounced = offset
+        digest = request.digestsWhileWriting && offset == 0 ? SHA2(.sha256) : nil
         let conditions = (request.resume?.validator.map { ["If-Range: \($0)"] } ?? []) + request.headers
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
@@ -199,10 +204,11 @@ final class Transfer {
     }
 
     private func completed(url: String) -> TransferEvent {
-        .completed(CompletedTransfer(
+        var digest = digest
+        return .completed(CompletedTransfer(
             id: request.id, bytes: written, received: received, effectiveURL: url, contentType: easy.contentType,
             etag: easy.header("etag"), lastModified: easy.header("last-modified"), status: easy.responseCode,
-            permanentTarget: easy.permanentTarget))
+            permanentTarget: easy.permanentTarget, sha256: digest?.finish()))
     }
 
     /// libcurl's body callback, on the engine thread: the first piece decides whether the response
@@ -250,6 +256,7 @@ final class Transfer {
             }
             offset += result
         }
+        transfer.digest?.update(UnsafeRawBufferPointer(start: data, count: length))
         transfer.written += Int64(length)
         transfer.received += Int64(length)
         if transfer.request.writesBack && transfer.written - transfer.unannounced >= filledPiece {
@@ -305,6 +312,7 @@ final class Transfer {
                 guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
                 written = 0
                 unannounced = 0
+                if request.digestsWhileWriting { digest = SHA2(.sha256) }
             }
             total = whole
         }

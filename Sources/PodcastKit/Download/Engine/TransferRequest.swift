@@ -24,6 +24,8 @@ public struct TransferRequest: Sendable, Equatable {
     /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then
     /// completes with an empty file and status 304.
     public var acceptsNotModified = false
+    /// True when the file's SHA-256 is taken as it is written (`CompletedTransfer.sha256`).
+    public var digestsWhileWriting = false
 
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
@@ -99,6 +101,9 @@ public struct CompletedTransfer: Sendable, Equatable {
     public var status: Int = 200
     /// Where the redirects the transfer followed moved it for good (`CurlEasy.permanentTarget`).
     public var permanentTarget: String?
+    /// SHA-256 of the whole file, taken while it was written; nil when the request did not ask
+    /// (`digestsWhileWriting`) or the transfer continued a partial file, whose first bytes it never saw.
+    public var sha256: [UInt8]?
 }
 
 /// A transfer that did not deliver the file.
@@ -183,6 +188,17 @@ public struct FailedTransfer: Error, Sendable, Equatable {
 
 /// What the engine reports, on its own thread.
 public enum TransferEvent: Sendable, Equatable {
+    /// The request the event is about; nil for a progress snapshot, which is about every running one.
+    public var requestID: Int? {
+        switch self {
+        case .started(let id), .filled(let id, _): id
+        case .responded(let response): response.id
+        case .completed(let done): done.id
+        case .failed(let failure): failure.id
+        case .progress: nil
+        }
+    }
+
     /// A transfer left the queue and began (its request's id).
     case started(Int)
     /// The server's answer was accepted and its body is being written.

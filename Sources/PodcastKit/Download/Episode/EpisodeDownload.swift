@@ -11,7 +11,9 @@ struct EpisodeDownload {
     /// The record, kept current in memory and written at checkpoints and at the end.
     private(set) var record: DownloadRecord
     let partialPath: String
-    /// The podcast's folder in the Episodes directory.
+    /// Where its files go and what goes with them.
+    let filing: EpisodeFiling
+    /// The folder its media file goes into.
     let folder: String
     /// Where the finished file goes unless another episode's file is there.
     let preferredPath: String
@@ -37,15 +39,17 @@ struct EpisodeDownload {
     /// An episode claimed with `record`, continuing `previous` (an earlier run's record) when its
     /// partial file can be trusted: `resumePlan` is what `ResumePlan` made of it.
     init(
-        id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String, folder: String, preferredPath: String,
+        id: Int, item: DownloadItem, record: DownloadRecord, partialPath: String, filing: EpisodeFiling,
         previous: DownloadRecord?, resumePlan: ResumePoint?
     ) {
         self.id = id
         self.item = item
         self.record = record
         self.partialPath = partialPath
-        self.folder = folder
-        self.preferredPath = preferredPath
+        self.filing = filing
+        let name = filing.name()
+        folder = filing.folder(of: name)
+        preferredPath = filing.path(of: name)
         plannedResume = resumePlan
         // What the partial file already holds is no progress of this run's attempts.
         history = RetryPolicy.History(bestOffset: resumePlan?.offset ?? 0)
@@ -231,9 +235,9 @@ extension EpisodeDownload {
         return [warning, .discardPartial] + attempt(resume: nil, notBefore: nil)
     }
 
-    /// The file was moved to `path` and is recorded there.
-    mutating func placed(at path: String, by done: CompletedTransfer) {
-        record.completed(by: done, at: path)
+    /// The file was moved to `path` and is recorded there, as `file` says it is on disk.
+    mutating func placed(at path: String, by done: CompletedTransfer, file: FinishedFile) {
+        record.completed(by: done, at: path, file: file)
     }
 
     // MARK: Endings

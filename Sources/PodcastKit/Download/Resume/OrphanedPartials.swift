@@ -13,13 +13,8 @@ enum OrphanedPartials {
     /// file's path before the file exists, so a file listed here whose record is not found yet
     /// cannot belong to a claim in progress.
     static func sweep(_ directory: String, store: StateStore, now: time_t = time(nil)) throws(StoreError) -> (files: Int, bytes: Int64) {
-        guard let folder = opendir(directory) else { return (0, 0) }
-        var candidates: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".part") { candidates.append(directory + "/" + name) }
-        }
-        closedir(folder)
+        guard let names = try? FileIO.names(in: directory) else { return (0, 0) }
+        let candidates = names.filter { $0.hasSuffix(".part") }.map { directory + "/" + $0 }
         guard !candidates.isEmpty else { return (0, 0) }
         let named = try store.partialPaths()
         var removed = (files: 0, bytes: Int64(0))

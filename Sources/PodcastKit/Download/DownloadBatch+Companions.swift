@@ -1,0 +1,155 @@
+import FoundationEssentials
+import Glibc
+
+extension DownloadBatch {
+    /// Companion transfers' request ids start here, far past any episode's index.
+    static let firstCompanionID = 1 << 40
+
+    /// Starts what `filing` asks to go with `item`'s media file at `path` and is not there yet:
+    /// the best transcript, the chapters, the artwork and the show's cover are fetched through
+    /// the engine; the info file is written at once. What the feed does not offer is skipped.
+    func startCompanions(of item: DownloadItem, filing: EpisodeFiling, at path: String, report: (DownloadUpdate) -> Void) {
+        let wanted = filing.settings.companions
+        guard !wanted.isEmpty, let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        let fileName = path[path.index(after: slash)...]
+        let stem = String(fileName[..<(fileName.lastIndex(of: ".") ?? fileName.endIndex)])
+        guard let show = filing.show else {
+            report(.warning(item, "its companion files need the feed's details, and the feed is not in the cache; "
+                + "run podcast episodes <feed>, then podcast download again"))
+            return
+        }
+        let present: Set<LibraryFile.Kind>
+        do {
+            present = Set(try store.libraryFiles(of: item.key).filter { access($0.path, F_OK) == 0 }.map(\.kind))
+        } catch {
+            report(.warning(item, "could not look up its companion files (\(error)); they are not fetched"))
+            return
+        }
+        let episode = filing.episode
+        func fetch(_ kind: LibraryFile.Kind, from url: String?, fileExtension: String?) {
+            guard let url, !present.contains(kind) else { return }
+            startCompanion(CompanionFetch(
+                item: item, kind: kind, url: url, partialPath: ProcessTemporary.path(in: folder, for: path + "\n" + kind.rawValue),
+                folder: folder, stem: stem, fileExtension: fileExtension))
+        }
+        if wanted.contains(.transcript), let best = TranscriptFormat.best(of: episode?.transcripts ?? [], order: filing.settings.transcriptTypes) {
+            fetch(.transcript, from: best.transcript.url, fileExtension: best.format.fileExtension)
+        }
+        if wanted.contains(.chapters) {
+            fetch(.chapters, from: episode?.chaptersURL, fileExtension: "chapters.json")
+        }
+        if wanted.contains(.image) {
+            fetch(.image, from: episode?.image ?? show.image, fileExtension: nil)
+            startCover(of: item, show: show, in: filing.podcastFolder)
+        }
+        if wanted.contains(.info), !present.contains(.info) {
+            writeInfo(of: item, show: show, episode: episode, to: folder + "/" + stem + ".info.json", report: report)
+        }
+    }
+
+    /// Fetches the show's artwork as `cover.<ext>` into its podcast folder, once: not when the
+    /// folder has a `cover.*` already (podcast's or the user's), nor twice in one batch.
+    private func startCover(of item: DownloadItem, show: Feed, in folder: String?) {
+        guard let folder, let image = show.image, coverFolders.insert(folder).inserted else { return }
+        let names = (try? FileIO.names(in: folder)) ?? []
+        guard !names.contains(where: { $0.hasPrefix("cover.") }) else { return }
+        startCompanion(CompanionFetch(
+            item: item, kind: .cover, url: image, partialPath: ProcessTemporary.path(in: folder, for: folder + "\ncover"),
+            folder: folder, stem: "cover", fileExtension: nil))
+    }
+
+    private func startCompanion(_ fetch: CompanionFetch) {
+        let id = Self.firstCompanionID + companionsStarted
+        companionsStarted += 1
+        companions[id] = fetch
+        engine?.start(fetch.request(id: id, resume: nil, notBefore: nil))
+    }
+
+    /// Writes `<name>.info.json` beside the media file.
+    private func writeInfo(of item: DownloadItem, show: Feed, episode: Episode?, to destination: String, report: (DownloadUpdate) -> Void) {
+        let folder = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
+        let temporary = ProcessTemporary.path(in: folder, for: destination)
+        do {
+            let document = try EpisodeInfo(item: item, show: show, episode: episode).json()
+            try FileIO.writeNewFile(temporary, contents: document)
+            var digest = SHA2(.sha256)
+            document.withUnsafeBytes { digest.update($0) }
+            let file = LibraryFile(
+                path: destination, feed: item.feed, identity: item.entry.identity, kind: .info, bytes: Int64(document.count),
+                sha256: SHA2.hex(digest.finish()))
+            if let problem = try placeCompanion(temporary, as: file) { report(.warning(item, problem)) }
+        } catch {
+            unlink(temporary)
+            report(.warning(item, "could not write \(destination): \(error)"))
+        }
+    }
+
+    /// What a companion transfer reports, handled here: its answer's validators are kept (to
+    /// continue it), a complete file is put in place and recorded, a failure is retried by the
+    /// scheduler or becomes a warning. Progress is not shown for companions.
+    func companionEvent(_ event: TransferEvent, report: (DownloadUpdate) -> Void) {
+        switch event {
+        case .responded(let answer):
+            companions[answer.id]?.resume.etag = answer.encoded ? nil : answer.etag
+            companions[answer.id]?.resume.lastModified = answer.encoded ? nil : answer.lastModified
+            companions[answer.id]?.resume.total = answer.total
+        case .completed(let done):
+            guard let fetch = companions.removeValue(forKey: done.id) else { return }
+            let destination = fetch.destination(contentType: done.contentType)
+            do {
+                // Companions are small: read again for their digest rather than hashed as they arrive.
+                let file = LibraryFile(
+                    path: destination, feed: fetch.item.feed, identity: fetch.kind == .cover ? nil : fetch.item.entry.identity,
+                    kind: fetch.kind, bytes: done.bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: fetch.partialPath, .sha256)))
+                if let problem = try placeCompanion(fetch.partialPath, as: file) { report(.warning(fetch.item, problem)) }
+            } catch {
+                unlink(fetch.partialPath)
+                report(.warning(fetch.item, "could not save its \(fetch.kind.label) as \(destination): \(error)"))
+            }
+        case .failed(let failure):
+            guard var fetch = companions[failure.id] else { return }
+            let next: RetryScheduler.Next = stop == nil
+                ? scheduler.next(after: failure, resumed: fetch.resumed, history: &fetch.history, url: fetch.url) : .fail(final: false)
+            switch next {
+            case .attempt(let fromPartial, let notBefore):
+                let point = fromPartial ? fetch.resume.point(at: failure.bytes) : nil
+                fetch.resumed = point != nil
+                companions[failure.id] = fetch
+                engine?.start(fetch.request(id: failure.id, resume: point, notBefore: notBefore))
+            case .fail, .giveUp, .stopAll:
+                companions[failure.id] = nil
+                unlink(fetch.partialPath)
+                if stop == nil {
+                    report(.warning(fetch.item, "its \(fetch.kind.label) was not saved (\(failure.reason)); the episode is kept without it"))
+                }
+            }
+        case .started, .progress, .filled:
+            break
+        }
+    }
+
+    /// Moves `temporary` to `file.path` and records it, unless a file podcast did not write is
+    /// there (the user's, or another episode's): that one is left alone. Returns why it was not
+    /// placed, for a warning; nil when it was.
+    private func placeCompanion(_ temporary: String, as file: LibraryFile) throws -> String? {
+        if access(file.path, F_OK) == 0 {
+            guard try store.libraryFileOwner(path: file.path) != nil else {
+                unlink(temporary)
+                return "left \(file.path) as it is: podcast did not write it"
+            }
+            guard rename(temporary, file.path) == 0 else { throw SystemError.last("rename", path: file.path) }
+        } else if try !FileIO.moveWithoutReplacing(temporary, to: file.path) {
+            unlink(temporary)
+            return "left \(file.path) as it is: podcast did not write it"
+        }
+        do {
+            try store.saveLibraryFile(file)
+        } catch {
+            // Unrecorded, it would never be podcast's to delete: it goes now instead.
+            unlink(file.path)
+            throw error
+        }
+        return nil
+    }
+}

@@ -1,0 +1,82 @@
+import FoundationEssentials
+import Glibc
+
+/// A podcast's M3U8 playlist (`--playlist`): its downloaded episodes, newest first, with paths
+/// relative to the playlist's folder, so the folder can be copied to a player, a stick or a share
+/// as it is. Rewritten whole after each run (a new file renamed over the old one), so a player
+/// never reads half of it.
+enum Playlist {
+    /// One line of the playlist.
+    struct Entry: Equatable {
+        var path: String
+        var title: String
+        var published: Date?
+    }
+
+    /// The playlist of `entries` (newest first, undated last, then by path) for a file in `folder`.
+    static func text(_ entries: [Entry], in folder: String) -> String {
+        let newestFirst = entries.sorted { left, right in
+            let (a, b) = (left.published ?? .distantPast, right.published ?? .distantPast)
+            return a != b ? a > b : left.path < right.path
+        }
+        var text = "#EXTM3U\n"
+        for entry in newestFirst {
+            text += "#EXTINF:-1,\(entry.title.singleLine())\n\(relativePath(of: entry.path, from: folder))\n"
+        }
+        return text
+    }
+
+    /// `path` relative to `folder` (`../` where it lies outside it); both absolute.
+    static func relativePath(of path: String, from folder: String) -> String {
+        let target = path.split(separator: "/")
+        let base = folder.split(separator: "/")
+        var common = 0
+        while common < min(target.count - 1, base.count), target[common] == base[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + target[common...].map(String.init)).joined(separator: "/")
+    }
+
+    /// The playlist's file name for a podcast: its title, as a safe name, with `.m3u8`.
+    static func fileName(podcastTitle: String, portable: Bool) -> String {
+        let name = EpisodeFileName.component(podcastTitle, fallback: "Podcast", reserving: ".m3u8".utf8.count)
+        return (portable ? EpisodeFileName.portable(name) : name) + ".m3u8"
+    }
+
+    /// Writes the playlist of `feed`'s downloaded episodes to `destination` and records it as
+    /// podcast's; returns why it was not written (a file podcast did not write is there), or nil.
+    static func write(feed: String, to destination: String, store: StateStore) throws -> String? {
+        if access(destination, F_OK) == 0, try store.libraryFileOwner(path: destination) == nil {
+            return "left \(destination) as it is: podcast did not write it, so the playlist was not written"
+        }
+        let entries = try store.downloadRecords(feed: feed).values.compactMap { record in
+            record.state == .downloaded ? record.path.map { Entry(path: $0, title: record.title, published: record.published) } : nil
+        }
+        let folder = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
+        let contents = Array(text(entries, in: folder).utf8)
+        let temporary = ProcessTemporary.path(in: folder, for: destination)
+        do {
+            try FileIO.writeNewFile(temporary, contents: contents)
+            guard rename(temporary, destination) == 0 else { throw SystemError.last("rename", path: destination) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        var digest = SHA2(.sha256)
+        contents.withUnsafeBytes { digest.update($0) }
+        try store.saveLibraryFile(LibraryFile(
+            path: destination, feed: feed, identity: nil, kind: .playlist, bytes: Int64(contents.count), sha256: SHA2.hex(digest.finish())))
+        return nil
+    }
+
+    /// Rewrites every playlist podcast wrote for `feed` (after episodes were deleted); problems,
+    /// one line each.
+    static func refresh(feed: String, store: StateStore) -> [String] {
+        do {
+            return try store.podcastFiles(of: feed).filter { $0.kind == .playlist }.compactMap { file in
+                try write(feed: feed, to: file.path, store: store)
+            }
+        } catch {
+            return ["could not rewrite the playlist of \(URLRedaction.redacted(feed)): \(error)"]
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import FoundationEssentials
+
+/// The tags a finished episode gets with `--tag`: what media apps show and sort by.
+struct EpisodeTags: Equatable {
+    /// The episode's title.
+    var title: String
+    /// The podcast's title, as the album.
+    var album: String
+    /// The podcast's author, as the artist.
+    var artist: String?
+    /// The year it was published (TagLib's C API writes the year, not the day).
+    var year: Int?
+    /// `itunes:episode`, as the track number.
+    var track: Int?
+    /// Always `Podcast`, the genre podcast players file episodes under.
+    var genre = "Podcast"
+    /// The show notes, as the comment.
+    var comment: String?
+
+    /// The tags of `item`, with what its feed says (`show`, `episode`) when it could be read.
+    init(item: DownloadItem, show: Feed?, episode: Episode?) {
+        title = item.entry.title
+        album = item.podcastTitle
+        artist = show?.author
+        year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
+        track = episode?.episodeNumber
+        comment = episode?.description
+    }
+}

@@ -1,0 +1,84 @@
+import CTagLib
+import Glibc
+
+/// Writes `EpisodeTags` into a media file with TagLib's C API: ID3v2.4 for MP3, iTunes atoms for
+/// MP4, Vorbis comments for Ogg Vorbis, Opus and FLAC. Runs on the batch thread, after the file was
+/// checked against what the server and the feed said and before it gets its final name.
+enum TagWriter {
+    /// How tagging a file ended.
+    enum Outcome: Equatable {
+        /// The tags are in the file, which now holds `bytes`; its SHA-256 when it was taken while
+        /// the file was rewritten (nil: the file was changed in place, read it to know).
+        case tagged(sha256: [UInt8]?, bytes: Int64)
+        /// The file is as it was, for this reason (one line): a format TagLib is not asked to tag,
+        /// a file it cannot read, or a write that failed.
+        case untagged(String)
+    }
+
+    /// TagLib's process-wide choices, made once before its first use.
+    private static let configured: Void = podcast_taglib_configure()
+
+    /// Writes `tags` into the file at `path`.
+    static func write(_ tags: EpisodeTags, to path: String) -> Outcome {
+        _ = configured
+        guard let format = format(of: path) else {
+            return .untagged("not a format podcast tags (MP3, M4A/MP4, Ogg Vorbis, Opus, FLAC)")
+        }
+        switch format {
+        case .mp3: return ID3Splice.write(at: path) { head in write(tags, to: head, type: TagLib_File_MPEG) }
+        case .mp4: return write(tags, to: path, type: TagLib_File_MP4)
+        case .vorbis: return write(tags, to: path, type: TagLib_File_OggVorbis)
+        case .flac: return write(tags, to: path, type: TagLib_File_FLAC)
+        case .opus: return writeOpus(tags, to: path)
+        }
+    }
+
+    /// The file's format from its first bytes; nil when it is not one TagLib is asked to tag.
+    static func format(of path: String) -> MediaFormat? {
+        var header: [UInt8] = []
+        try? FileIO.read(path, pieceSize: MediaFormat.headerBytes) { bytes in
+            header = Array(bytes)
+            return false
+        }
+        return MediaFormat.sniff(header)
+    }
+
+    private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> Outcome {
+        guard let file = podcast_taglib_open(path, type) else { return .untagged("TagLib cannot open it") }
+        return sized(write(tags, into: file), path)
+    }
+
+    /// `outcome` with the file's size after TagLib changed it in place.
+    private static func sized(_ outcome: Outcome, _ path: String) -> Outcome {
+        guard case .tagged = outcome else { return outcome }
+        return .tagged(sha256: nil, bytes: FileIO.regularFileSize(path) ?? 0)
+    }
+
+    /// TagLib 1.13's C API has no Opus type and chooses by extension: the partial file (which has
+    /// none) takes `.opus` for as long as TagLib works on it. A crash meanwhile leaves it under
+    /// that name, where no record points: the download starts over and `podcast clean` removes it.
+    private static func writeOpus(_ tags: EpisodeTags, to path: String) -> Outcome {
+        let named = path + ".opus"
+        guard rename(path, named) == 0 else { return .untagged(SystemError.last("rename", path: named).description) }
+        defer { rename(named, path) }
+        guard let file = podcast_taglib_open_by_name(named) else { return .untagged("TagLib cannot open it") }
+        return sized(write(tags, into: file), named)
+    }
+
+    /// Sets every tag and saves; frees `file` in any case.
+    private static func write(_ tags: EpisodeTags, into file: UnsafeMutablePointer<TagLib_File>) -> Outcome {
+        defer { taglib_file_free(file) }
+        guard podcast_taglib_is_valid(file) == 1, let tag = taglib_file_tag(file) else {
+            return .untagged("TagLib cannot read it as the format its first bytes say")
+        }
+        taglib_tag_set_title(tag, tags.title)
+        taglib_tag_set_album(tag, tags.album)
+        if let artist = tags.artist { taglib_tag_set_artist(tag, artist) }
+        if let year = tags.year, year > 0 { taglib_tag_set_year(tag, UInt32(year)) }
+        if let track = tags.track, track > 0 { taglib_tag_set_track(tag, UInt32(track)) }
+        taglib_tag_set_genre(tag, tags.genre)
+        if let comment = tags.comment { taglib_tag_set_comment(tag, comment) }
+        guard podcast_taglib_save(file) == 1 else { return .untagged("TagLib could not save the tags") }
+        return .tagged(sha256: nil, bytes: 0)
+    }
+}

@@ -1,0 +1,101 @@
+import CTagLib
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// What the tests of the Episodes directory share: feeds with the details companions and tags
+/// need, media made with ffmpeg, tags read back with TagLib, and the files of a folder tree.
+enum LibraryScenario {
+    /// The show's title in these feeds.
+    static let podcastTitle = "Library Show"
+
+    /// One item of a served feed.
+    struct Item {
+        var title: String
+        var guid: String
+        /// `Mon, 02 Nov 2026 08:00:00 GMT` and the like.
+        var date: String
+        var enclosure: String
+        var type = "audio/mpeg"
+        var length: Int?
+        /// Extra elements inside `<item>` (transcripts, chapters, artwork, numbers).
+        var extra = ""
+    }
+
+    /// Serves `/feed.xml` with `items` (newest first) and the show's `extra` elements.
+    static func serveFeed(_ items: [Item], title: String = podcastTitle, extra: String = "", on server: LoopbackServer) {
+        let body = items.map { item in
+            let length = item.length.map { " length=\"\($0)\"" } ?? ""
+            return """
+                <item><title>\(item.title)</title><guid>\(item.guid)</guid><pubDate>\(item.date)</pubDate>
+                <description>Notes of \(item.title)</description>
+                <enclosure url="\(item.enclosure)"\(length) type="\(item.type)"/>\(item.extra)</item>
+                """
+        }.joined()
+        let feed = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+            <channel><title>\(title)</title><itunes:author>Loop Author</itunes:author>\(extra)\(body)</channel></rss>
+            """
+        server.setRoute("/feed.xml", .fixed(body: Data(feed.utf8), headers: [("Content-Type", "application/rss+xml")]))
+    }
+
+    /// A home that has listed the feed at `feedURL`, with fast retries.
+    static func listedHome(feedURL: String, configuration: String = "") async throws -> PodcastBinary {
+        try await ResumeScenario.listedHome(feedURL: feedURL, configuration: configuration)
+    }
+
+    /// True when ffmpeg can make the media files of the tagging tests.
+    static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") }
+
+    /// Two seconds of a tone encoded by ffmpeg with `codec` into a file named `*.fileExtension`.
+    static func media(codec: String, fileExtension: String) async throws -> Data {
+        let directory = try TemporaryDirectory(prefix: "media")
+        let path = directory.path("tone.\(fileExtension)")
+        let process = try ChildProcess(URL(filePath: "/usr/bin/ffmpeg"), [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", codec, "-b:a", "48k", path,
+        ])
+        let result = await process.finish(within: .seconds(60))
+        #expect(result.status == 0, "ffmpeg: \(result.stderr)")
+        return try Data(contentsOf: URL(filePath: path))
+    }
+
+    /// The tags TagLib reads from the file at `path` (it tells the format by the extension).
+    static func tags(of path: String) -> [String: String]? {
+        podcast_taglib_configure()
+        guard let file = taglib_file_new(path) else { return nil }
+        defer { taglib_file_free(file) }
+        guard taglib_file_is_valid(file) != 0, let tag = taglib_file_tag(file) else { return nil }
+        func text(_ value: UnsafeMutablePointer<CChar>?) -> String {
+            guard let value else { return "" }
+            defer { taglib_free(value) }
+            return String(cString: value)
+        }
+        return [
+            "title": text(taglib_tag_title(tag)), "album": text(taglib_tag_album(tag)), "artist": text(taglib_tag_artist(tag)),
+            "genre": text(taglib_tag_genre(tag)), "comment": text(taglib_tag_comment(tag)),
+            "year": String(taglib_tag_year(tag)), "track": String(taglib_tag_track(tag)),
+        ]
+    }
+
+    /// Every regular file under `directory`, as paths relative to it, sorted.
+    static func files(under directory: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var files: [String] = []
+        while let relative = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(relative)
+            }
+        }
+        return files.sorted()
+    }
+
+    /// SHA-256 of `data`, lowercase hex.
+    static func sha256(_ data: Data) -> String {
+        var hasher = SHA2(.sha256)
+        data.withUnsafeBytes { hasher.update($0) }
+        return SHA2.hex(hasher.finish())
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// `--name-template`, `--portable-names` and a subscription's own template, through the binary:
+/// where the files land, whatever the feed's values try.
+@Suite struct NameTemplateCommandTests {
+    private static let media = Data("not really audio, but bytes to keep".utf8)
+
+    @Test func everyFieldWithHostileValuesStaysInsideTheEpisodesDirectory() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/m.mp3", .file(body: Self.media, contentType: "audio/mpeg", etag: "\"m\""))
+        let hostile = [
+            "../../../escaped", "/absolute/path", "tab\tand\nnewline", String(repeating: "long ", count: 200), "..", "\u{202E}txt.exe",
+        ]
+        let items = hostile.enumerated().map { index, title in
+            LibraryScenario.Item(
+                title: title.replacingOccurrences(of: "<", with: "&lt;"), guid: "../../guid/\(index)/..",
+                date: "Mon, 0\(index + 1) Nov 2026 08:00:00 GMT", enclosure: server.url("/m.mp3") + "?n=\(index)",
+                extra: "<itunes:episode>\(index)</itunes:episode><itunes:season>../\(index)</itunes:season>")
+        }
+        LibraryScenario.serveFeed(items, title: "../../Show/../..", on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let library = podcast.home.path("library")
+        let episodes = library + "/Episodes"
+        let result = try await podcast.run([
+            "download", "all", "--episodes-dir", episodes,
+            "--name-template", "{podcast}/{year}/{month}/{day}/{date} S{season}E{episode} {guid} {title} {podcast}.{ext}",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = LibraryScenario.files(under: library)
+        #expect(files.filter { !$0.hasPrefix("Episodes/.partial/") }.count == hostile.count, "\(files)")
+        for file in files {
+            #expect(file.hasPrefix("Episodes/"), "\(file) is outside the Episodes directory")
+            let components = file.split(separator: "/").dropFirst()
+            #expect(components.allSatisfy { !$0.hasPrefix(".") || $0 == ".partial" }, "\(file)")
+            #expect(components.allSatisfy { $0.utf8.count <= 255 }, "\(file)")
+            #expect(!file.contains("\n") && !file.contains("\t"), "\(file)")
+        }
+        for file in files where !file.hasPrefix("Episodes/.partial/") {
+            // Episodes/<podcast>/<year>/<month>/<day>/<file>: no value added a folder or took one away.
+            let components = file.split(separator: "/")
+            #expect(components.count == 6 && components[2] == "2026" && components[3] == "11", "\(file)")
+            #expect(components[1] == "Show-..-", "\(file)")
+        }
+        // Nothing anywhere else in the home but the state store's own files.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: podcast.home.path).sorted() == ["config.toml", "library", "state"])
+    }
+
+    @Test func portableNamesCopyToAFATStickAsTheyAre() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/m.mp3", .file(body: Self.media, contentType: "audio/mpeg"))
+        LibraryScenario.serveFeed([
+            LibraryScenario.Item(title: "Pilot: Why Tones?", guid: "p", date: "Mon, 02 Nov 2026 08:00:00 GMT", enclosure: server.url("/m.mp3")),
+            LibraryScenario.Item(
+                title: "four / with slash | \"quoted\" *", guid: "f", date: "Mon, 09 Nov 2026 08:00:00 GMT", enclosure: server.url("/m.mp3?2")),
+        ], title: "Tones: Overtones?", on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "portable-names = true\n")
+        let result = try await podcast.run(["download", "all"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = LibraryScenario.files(under: podcast.episodesDirectory).filter { !$0.hasPrefix(".partial") }
+        #expect(files == [
+            "Tones - Overtones/2026-11-02 Pilot - Why Tones.mp3",
+            "Tones - Overtones/2026-11-09 four - with slash - 'quoted' -.mp3",
+        ])
+    }
+
+    @Test func aSubscriptionsTemplateAndCompanionsReachItsUpdates() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/m.mp3", .file(body: Self.media, contentType: "audio/mpeg"))
+        LibraryScenario.serveFeed([
+            LibraryScenario.Item(
+                title: "Newest", guid: "n", date: "Mon, 09 Nov 2026 08:00:00 GMT", enclosure: server.url("/m.mp3"),
+                extra: "<itunes:season>3</itunes:season><itunes:episode>12</itunes:episode>"),
+        ], on: server)
+        let podcast = try PodcastBinary()
+        let subscribed = try await podcast.run([
+            "subscribe", server.url("/feed.xml"), "--name-template", "{podcast}/Season {season}/{episode}. {title}.{ext}", "--with", "info",
+        ])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let folder = podcast.episodesDirectory + "/\(LibraryScenario.podcastTitle)/Season 3"
+        #expect(FileManager.default.contents(atPath: folder + "/12. Newest.mp3") == Self.media)
+        let info = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(filePath: folder + "/12. Newest.info.json"))) as? [String: Any]
+        #expect((info?["episode"] as? [String: Any])?["season"] as? Int == 3)
+        #expect((info?["podcast"] as? [String: Any])?["author"] as? String == "Loop Author")
+    }
+
+    @Test func aBadTemplateIsBadUsage() async throws {
+        let podcast = try PodcastBinary()
+        let result = try await podcast.run(["download", "1", "--name-template", "{podcast}/../{title}.{ext}"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("has a folder named .."))
+        try podcast.writeConfiguration("name-template = \"{title}.mp3\"\n")
+        let configured = try await podcast.run(["download", "1"])
+        #expect(configured.status == 64)
+        #expect(configured.stderr.contains("must end with .{ext}"))
+    }
+}
