@@ -201,7 +201,7 @@ import Testing
         #expect(cleaned.stderr.contains("removed \(orphan)"), "\(cleaned.stderr)")
         #expect(cleaned.stderr.contains("removed \(temporary)"), "\(cleaned.stderr)")
         #expect(cleaned.stderr.contains("forgot Done: its file is gone"), "\(cleaned.stderr)")
-        #expect(cleaned.stderr.contains("removed 2 orphaned files (12.4 kB) and 1 record of files that are gone"), "\(cleaned.stderr)")
+        #expect(cleaned.stderr.contains("removed 2 orphaned files (\(ByteCount.text(12_445))) and 1 record of files that are gone"), "\(cleaned.stderr)")
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(!FileManager.default.fileExists(atPath: temporary))
         #expect(podcast.partialFiles().map(\.path) == [resumable.path], "the partial file resume continues stays")

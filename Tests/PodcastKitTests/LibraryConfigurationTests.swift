@@ -31,9 +31,9 @@ import Testing
         ("name-template = \"{title}.mp3\"\n", "must end with .{ext}"),
         ("name-template = 3\n", "name-template must be a quoted template"),
         ("with = [\"video\"]\n", "with: \"video\" is not a companion file"),
-        ("with = [transcript]\n", "a list is quoted strings in brackets"),
+        ("with = [1, 2]\n", "with must be a list such as"),
         ("transcript-types = []\n", "name at least one transcript type"),
-        ("tag = yes\n", "tag must be true or false"),
+        ("tag = \"yes\"\n", "tag must be true or false"),
     ])
     func badLibraryValuesNameTheLineAndWhy(text: String, reason: String) {
         #expect {

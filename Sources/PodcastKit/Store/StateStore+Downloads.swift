@@ -215,6 +215,9 @@ extension StateStore {
         durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library
         """
 
+    /// How many columns `downloadColumns` names: a query that selects more after them reads those from here.
+    static let downloadColumnCount = downloadColumns.split(separator: ",").count
+
     /// Made once: statements run per episode are looked up by their text, which is not built again each time.
     private static let selectDownloadSQL = "SELECT \(downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity"
 

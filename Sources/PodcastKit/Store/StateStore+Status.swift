@@ -39,6 +39,7 @@ extension StateStore {
     }
 
     private static func timedRecord(from row: SQLiteStatement) throws(SQLiteError) -> (record: DownloadRecord, updated: Date) {
-        (try downloadRecord(from: row), Date(timeIntervalSince1970: row.optionalDouble(at: 27) ?? 0))
+        // updated_at follows the record's columns.
+        (try downloadRecord(from: row), Date(timeIntervalSince1970: row.optionalDouble(at: Int32(downloadColumnCount)) ?? 0))
     }
 }

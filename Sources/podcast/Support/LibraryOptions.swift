@@ -10,7 +10,7 @@ struct LibraryOptions: ParsableArguments {
         valueName: "template"))
     var nameTemplate: String?
 
-    @Flag(help: "Also replace the characters FAT, exFAT and SMB refuse (\" * : < > ? \\ |) in names.")
+    @Flag(help: "Also replace in names the characters FAT, exFAT and SMB refuse: quotes, * : < > ? | and backslashes.")
     var portableNames = false
 
     @Option(help: ArgumentHelp(
