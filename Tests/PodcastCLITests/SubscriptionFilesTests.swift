@@ -61,7 +61,7 @@ import Testing
         #expect(show.filesOnDisk(in: podcast).isEmpty, "nothing in the default Episodes directory")
     }
 
-    @Test(.disabled("bug: subscribe --name-template is stored (subscriptions --json shows it) but update names files by the default template"))
+    @Test
     func aSubscriptionsNameTemplateNamesItsFiles() async throws {
         let server = try LoopbackServer()
         let show = ServedShow("Templated Show", slug: "templated", episodes: 2, on: server)
