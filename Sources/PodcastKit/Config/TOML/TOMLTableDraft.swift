@@ -126,21 +126,26 @@ final class TOMLTableDraft {
             parent.add(last, .tables([table]))
             return table
         }
-        let existing = parent.entries[index]
-        switch existing.slot {
-        case .tables(var tables):
-            // Out of the slot first, so the array is not copied for each new table.
-            parent.entries[index].slot = .tables([])
-            tables.append(table)
-            parent.entries[index].slot = .tables(tables)
-            return table
-        case .table:
-            throw conflict(at: last, "the table [\(Self.name(key, quoted: false))] is already defined on line \(existing.line); it cannot become an array of tables")
+        if parent.append(table, toArrayAt: index) { return table }
+        let line = parent.entries[index].line
+        switch parent.entries[index].slot {
         case .value(.array):
-            throw conflict(at: last, "\(Self.name(key)) is already defined on line \(existing.line) as a static array; [[\(Self.name(key, quoted: false))]] cannot add to it")
+            throw conflict(at: last, "\(Self.name(key)) is already defined on line \(line) as a static array; [[\(Self.name(key, quoted: false))]] cannot add to it")
         case .value(let value):
-            throw conflict(at: last, "the key \(Self.name(key)) is already defined on line \(existing.line) as \(value.kind), not an array of tables")
+            throw conflict(at: last, "the key \(Self.name(key)) is already defined on line \(line) as \(value.kind), not an array of tables")
+        case .table, .tables:
+            throw conflict(at: last, "the table [\(Self.name(key, quoted: false))] is already defined on line \(line); it cannot become an array of tables")
         }
+    }
+
+    /// Appends `table` to the array of tables at `index`; false if that entry is something else.
+    private func append(_ table: TOMLTableDraft, toArrayAt index: Int) -> Bool {
+        guard case .tables(var tables) = entries[index].slot else { return false }
+        // Out of the slot first, so the array is uniquely referenced and not copied on each append.
+        entries[index].slot = .tables([])
+        tables.append(table)
+        entries[index].slot = .tables(tables)
+        return true
     }
 
     /// The table a header's leading parts lead to, through tables of any origin and the last
