@@ -10,8 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The configuration file: a complete TOML 1.0 reader (toml++), with the line of each error.
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
@@ -26,10 +24,7 @@ let package = Package(
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: [
-                "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal",
-                .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            dependencies: ["CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
