@@ -12,20 +12,21 @@ struct TOMLParser {
     /// The table the latest header opened, which takes the key-value pairs that follow it.
     private var current: TOMLTableDraft
 
-    private init(_ bytes: [UInt8], maximumDepth: Int) {
+    private init(_ bytes: [UInt8]) {
         scanner = TOMLScanner(bytes)
-        root = TOMLTableDraft(origin: .header, depth: 0, maximumDepth: maximumDepth)
+        root = TOMLTableDraft(origin: .header, depth: 0, maximumDepth: Self.maximumDepth)
         current = root
     }
 
     /// The document in `text`.
-    static func parse(_ text: String, maximumDepth: Int = maximumDepth) throws(TOMLError) -> TOMLTable {
-        try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
+        try parse(Array(text.utf8))
     }
 
-    /// The document in `bytes`, which must be UTF-8 (a leading byte-order mark is skipped).
-    static func parse(_ bytes: [UInt8], maximumDepth: Int = maximumDepth) throws(TOMLError) -> TOMLTable {
-        var parser = TOMLParser(bytes, maximumDepth: maximumDepth)
+    /// The document in `bytes`, read as UTF-8: broken UTF-8 is refused, a leading byte-order mark
+    /// is skipped.
+    static func parse(_ bytes: [UInt8]) throws(TOMLError) -> TOMLTable {
+        var parser = TOMLParser(bytes)
         try parser.readDocument()
         return parser.root.freeze()
     }
