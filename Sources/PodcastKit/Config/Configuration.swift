@@ -93,22 +93,19 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public var path: String
     /// The line, from 1, or nil when the whole file is the problem.
     public var line: Int?
-    /// The column, from 1, for a TOML syntax error; nil when the whole line or setting is meant.
-    public var column: Int?
     /// What is wrong.
     public var reason: String
 
     /// Creates an error.
-    public init(path: String, line: Int?, column: Int? = nil, reason: String) {
+    public init(path: String, line: Int?, reason: String) {
         self.path = path
         self.line = line
-        self.column = column
         self.reason = reason
     }
 
-    /// One line: which file, line and column, what is wrong, what to do.
+    /// One line: which file and line, what is wrong, what to do.
     public var description: String {
-        let place = [line, column].compactMap { $0 }.reduce(path) { "\($0):\($1)" }
+        let place = line.map { "\(path):\($0)" } ?? path
         return "configuration \(place): \(reason); fix the file or point PODCAST_CONFIG elsewhere"
     }
 }

@@ -49,7 +49,8 @@ struct ConfigurationDocument {
         do {
             table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigurationError(path: path, line: error.line, column: error.column, reason: error.message)
+            // The column goes in the reason: messages keep their `file:line:` form.
+            throw ConfigurationError(path: path, line: error.line, reason: "column \(error.column): \(error.message)")
         }
         var entries: [Entry] = []
         var nested: [(name: String, line: Int)] = []
