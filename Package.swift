@@ -10,8 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The configuration file: a complete TOML 1.0 reader (toml++), with the line of each error.
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
@@ -30,10 +28,7 @@ let package = Package(
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: [
-                "CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal",
-                .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(

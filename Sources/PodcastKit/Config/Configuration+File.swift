@@ -45,11 +45,11 @@ extension Configuration {
         var configuration = Configuration()
         configuration.path = path
         for table in document.nestedTables {
-            configuration.unknownKeys.append("\(path):\(table.line.map(String.init) ?? "?"): [\(table.name)]")
+            configuration.unknownKeys.append("\(path):\(table.line): [\(table.name)]")
         }
-        for entry in document.entries.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
+        for entry in document.entries.sorted(by: { $0.line < $1.line }) {
             let key = entry.key.replacing("_", with: "-")
-            let place = "\(path):\(entry.line.map(String.init) ?? "?")"
+            let place = "\(path):\(entry.line)"
             if let section = entry.section {
                 guard let keys = sections[section] else {
                     configuration.unknownKeys.append("\(place): [\(section)] \(key)")
@@ -67,7 +67,7 @@ extension Configuration {
                 throw ConfigurationError(path: path, line: entry.line, reason: "\(key) is already set on line \(earlier); keep one of them")
             }
             if try configuration.apply(key, SettingValue(value: entry.value, path: path, line: entry.line)) {
-                configuration.lines[key] = entry.line ?? 0
+                configuration.lines[key] = entry.line
             } else {
                 configuration.unknownKeys.append("\(place): \(key)")
             }
@@ -165,7 +165,7 @@ extension Configuration {
 private struct SettingValue {
     let value: ConfigurationDocument.Value
     let path: String
-    let line: Int?
+    let line: Int
 
     /// The error `reason` at this setting's line.
     func fail(_ reason: String) -> ConfigurationError {

@@ -1,0 +1,133 @@
+import Foundation
+@testable import PodcastKit
+import Testing
+
+/// What the conformance suite does not pin: the lines the configuration reader reports, the
+/// wording and place of errors, and hostile documents that must fail fast instead of crashing.
+@Suite struct TOMLParserTests {
+    // MARK: Lines
+
+    @Test func eachKeyKeepsTheLineItWasWrittenOn() throws {
+        let document = try TOMLParser.parse("# settings\ncountry = \"GB\"\n\n[download]\nconcurrency = 3\nlimit.rate = 1\n")
+        #expect(document.entry("country")?.line == 2)
+        guard case .table(let download)? = document["download"] else { Issue.record("no [download]"); return }
+        #expect(download.headerLine == 4)
+        #expect(download.entry("concurrency")?.line == 5)
+        #expect(download.entry("limit")?.line == 6)
+        #expect(document.entries.map(\.key) == ["country", "download"])
+    }
+
+    @Test func aTableDefinedAfterItsSubTableKeepsItsOwnHeaderLine() throws {
+        let document = try TOMLParser.parse("[a.b]\nx = 1\n\n[a]\ny = 2\n")
+        guard case .table(let table)? = document["a"] else { Issue.record("no [a]"); return }
+        #expect(table.headerLine == 4)
+        #expect(document.entry("a")?.line == 1)
+    }
+
+    @Test func crlfLineEndingsAndAByteOrderMarkAreRead() throws {
+        let document = try TOMLParser.parse([0xEF, 0xBB, 0xBF] + Array("a = 1\r\nb = \"\"\"\r\nx\r\ny\"\"\"\r\n".utf8))
+        #expect(document["a"] == .integer(1))
+        #expect(document["b"] == .string("x\ny"))
+        #expect(document.entry("b")?.line == 2)
+    }
+
+    // MARK: Errors
+
+    @Test func aKeyDefinedTwiceNamesTheFirstLine() {
+        #expect(throws: TOMLError(line: 3, column: 1, "the key \"x\" is already defined on line 1")) {
+            try TOMLParser.parse("x = 1\ny = 2\nx = 3\n")
+        }
+    }
+
+    @Test func aMissingEqualsSignIsNamedAtItsColumn() {
+        #expect(throws: TOMLError(line: 2, column: 8, "expected \"=\" after the key, found the end of the line")) {
+            try TOMLParser.parse("a = 1\nretries\n")
+        }
+    }
+
+    @Test func columnsCountCharactersNotBytes() {
+        #expect(throws: TOMLError(line: 1, column: 10, "expected the end of the line after the value, found \"x\"")) {
+            try TOMLParser.parse("\"é\" = 12 x\n")
+        }
+    }
+
+    @Test func aTableDefinedTwiceNamesItsHeader() {
+        #expect(throws: TOMLError(line: 3, column: 2, "the table [a] is already defined on line 1")) {
+            try TOMLParser.parse("[a]\nx = 1\n[a]\n")
+        }
+    }
+
+    @Test func anIntegerPast64BitsIsRefused() {
+        #expect(throws: TOMLError(line: 1, column: 5, "\"9223372036854775808\" does not fit in a 64-bit integer")) {
+            try TOMLParser.parse("n = 9223372036854775808\n")
+        }
+    }
+
+    @Test func aDayTheMonthDoesNotHaveIsRefused() throws {
+        #expect(throws: TOMLError.self) { try TOMLParser.parse("d = 2023-02-29\n") }
+        #expect(try TOMLParser.parse("d = 2024-02-29\n")["d"] == .localDate(TOMLLocalDate(year: 2024, month: 2, day: 29)))
+    }
+
+    // MARK: Hostile documents
+
+    @Test func deepArraysAreRefusedAtTheCap() {
+        let depth = 100_000
+        let text = "a = " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let error = #expect(throws: TOMLError.self) { try TOMLParser.parse(text) }
+        #expect(error?.message == "tables and arrays are nested more than 128 deep")
+    }
+
+    @Test func deepInlineTablesAreRefusedAtTheCap() {
+        let depth = 100_000
+        let text = "a = " + String(repeating: "{b = ", count: depth) + "1" + String(repeating: "}", count: depth)
+        #expect(throws: TOMLError.self) { try TOMLParser.parse(text) }
+    }
+
+    @Test func nestingUpToTheCapIsRead() throws {
+        let depth = TOMLParser.maximumDepth
+        let text = "a = " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(try TOMLParser.parse(text)["a"] != nil)
+    }
+
+    @Test func longDottedKeysAndHeadersAreRefusedAtTheCap() {
+        let key = Array(repeating: "k", count: 10_000).joined(separator: ".")
+        #expect(throws: TOMLError.self) { try TOMLParser.parse(key + " = 1\n") }
+        #expect(throws: TOMLError.self) { try TOMLParser.parse("[" + key + "]\n") }
+        #expect(throws: TOMLError.self) { try TOMLParser.parse("[[" + key + "]]\n") }
+    }
+
+    @Test func aTenMegabyteStringIsRead() throws {
+        let body = String(repeating: "podcast ", count: 10 * 1024 * 1024 / 8)
+        let clock = ContinuousClock()
+        var document: TOMLTable?
+        let elapsed = try clock.measure { document = try TOMLParser.parse("s = \"" + body + "\"\nt = '''" + body + "'''\n") }
+        #expect(document?["s"] == .string(body))
+        #expect(document?["t"] == .string(body))
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aHundredThousandKeysAreReadInLinearTime() throws {
+        let count = 100_000
+        var text = "[big]\n"
+        for index in 0..<count { text += "key\(index) = \(index)\n" }
+        let clock = ContinuousClock()
+        var document: TOMLTable?
+        let elapsed = try clock.measure { document = try TOMLParser.parse(text) }
+        guard case .table(let big)? = document?["big"] else { Issue.record("no [big]"); return }
+        #expect(big.entries.count == count)
+        #expect(big.entry("key99999")?.line == count + 1)
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aHundredThousandTablesInAnArrayAreRead() throws {
+        let text = String(repeating: "[[item]]\nx = 1\n", count: 100_000)
+        guard case .array(let items)? = try TOMLParser.parse(text)["item"] else { Issue.record("no [[item]]"); return }
+        #expect(items.count == 100_000)
+    }
+
+    @Test func anUnclosedStringAtTheEndIsAnErrorNotACrash() {
+        for text in ["a = \"", "a = '", "a = \"\"\"", "a = '''", "a = \"\\", "a = \"\\u12", "a = [", "a = {", "[a", "a = 1979-05-27T", "\"a"] {
+            #expect(throws: TOMLError.self, "\(text)") { try TOMLParser.parse(text) }
+        }
+    }
+}
