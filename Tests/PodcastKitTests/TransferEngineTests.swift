@@ -72,34 +72,6 @@ import Testing
         #expect(overlap == 3, "the default concurrency is 3: at most, and at some moment exactly, 3 ran together")
     }
 
-    @Test func aFileFetchedWholeComesWithItsSHA256TakenWhileWriting() async throws {
-        let directory = try TemporaryDirectory(prefix: "engine")
-        let body = Self.body(9, size: 1_234_567)
-        let server = try LoopbackServer(routes: ["/whole.mp3": .file(body: body, contentType: "audio/mpeg", etag: "\"w\"")])
-        var asked = TransferRequest(id: 1, url: server.url("/whole.mp3"), partialPath: directory.path("whole.part"))
-        asked.digestsWhileWriting = true
-        let notAsked = TransferRequest(id: 2, url: server.url("/whole.mp3"), partialPath: directory.path("plain.part"))
-        let done = completed(try await run([asked, notAsked]))
-        var expected = SHA2(.sha256)
-        body.withUnsafeBytes { expected.update($0) }
-        #expect(done[1]?.sha256 == expected.finish())
-        #expect(done[2]?.sha256 == nil)
-    }
-
-    @Test func aContinuedFileHasNoDigestOfItsOwnItsFirstBytesCameEarlier() async throws {
-        let directory = try TemporaryDirectory(prefix: "engine")
-        let body = Self.body(10, size: 200_000)
-        let server = try LoopbackServer(routes: ["/rest.mp3": .file(body: body, contentType: "audio/mpeg", etag: "\"r\"")])
-        try body.prefix(50_000).write(to: URL(filePath: directory.path("rest.part")))
-        let resume = ResumePoint(offset: 50_000, etag: "\"r\"", lastModified: nil, total: Int64(body.count))
-        var request = TransferRequest(id: 1, url: server.url("/rest.mp3"), partialPath: directory.path("rest.part"), resume: resume)
-        request.digestsWhileWriting = true
-        let done = completed(try await run([request]))
-        #expect(done[1]?.bytes == Int64(body.count))
-        #expect(done[1]?.sha256 == nil)
-        #expect(try Data(contentsOf: URL(filePath: directory.path("rest.part"))) == body)
-    }
-
     @Test func aLargeFileIsAnnouncedPieceByPieceForWriteback() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let size = 2 * Int(Transfer.filledPiece) + 123_456
@@ -114,18 +86,6 @@ import Testing
         for (index, bytes) in filled.enumerated() {
             #expect(bytes >= Int64(index + 1) * Transfer.filledPiece && bytes <= Int64(size))
         }
-    }
-
-    @Test func aFileInMemoryIsNotAnnouncedForWriteback() async throws {
-        let directory = try TemporaryDirectory(prefix: "engine")
-        let size = 2 * Int(Transfer.filledPiece) + 123_456
-        let body = Self.body(6, size: size)
-        let server = try LoopbackServer(routes: ["/big.mp3": .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])])
-        let request = TransferRequest(id: 1, url: server.url("/big.mp3"), partialPath: directory.path("big.part"), writesBack: false)
-        let events = try await run([request])
-        #expect(completed(events)[1]?.bytes == Int64(size))
-        #expect(try Data(contentsOf: URL(filePath: directory.path("big.part"))) == body)
-        #expect(!events.contains { if case .filled = $0 { true } else { false } }, "no disk, no writeback to start")
     }
 
     @Test func theRateLimitIsSharedByEveryTransfer() async throws {

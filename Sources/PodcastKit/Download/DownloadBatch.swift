@@ -25,6 +25,8 @@ public final class DownloadBatch {
     private(set) var syncsToDisk = true
 
     var engine: TransferEngine?
+    /// Takes the SHA-256 of each file as its pieces arrive, beside the engine.
+    var digester: FileDigester?
     /// The batch's episodes; request ids are indexes into it.
     var items: [DownloadItem] = []
     /// The items not active yet: unclaimed, or claimed and waiting to start.
@@ -102,13 +104,20 @@ public final class DownloadBatch {
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         self.engine = engine
-        defer { engine.shutdown() }
+        let digester = FileDigester { queue.post(.digested(id: $0, sha256: $1)) }
+        self.digester = digester
+        defer {
+            engine.shutdown()
+            digester.shutdown()
+        }
 
         self.items = items
         claims = ClaimQueue(count: items.count)
 
-        // Completed transfers are finished in groups (one transaction each), not one by one.
+        // Completed transfers are finished in groups (one transaction each), not one by one,
+        // once their digests are taken (`FileDigester`).
         var completed: [CompletedTransfer] = []
+        var digesting: [Int: CompletedTransfer] = [:]
         var finishBy: ContinuousClock.Instant?
         var lastRefill = ContinuousClock.now
         while true {
@@ -124,7 +133,7 @@ public final class DownloadBatch {
                 pauseWaiting(because: stop, report: report)
             } else {
                 if hasUnclaimed { claimNextGroup(report: report) }
-                activate(inFlight: active.count - completed.count - delayed.count, report: report)
+                activate(inFlight: active.count - completed.count - digesting.count - delayed.count, report: report)
             }
             if active.isEmpty && !hasUnclaimed && companions.isEmpty { break }
             // While items wait to be claimed, events are taken without waiting for them; with a
@@ -143,15 +152,31 @@ public final class DownloadBatch {
                     delayed.remove(id)
                     perform(active[id]?.transferStarted(), for: id, report: report)
                 case .transfer(.responded(let response)):
+                    digester.rewinding(response.id, to: response.offset)
                     perform(active[response.id]?.responded(response, now: .now), for: response.id, report: report)
                 case .transfer(.progress(let snapshot)):
                     checkpoint(snapshot, report: report)
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
-                    startWriteback(id, upTo: bytes)
+                    if let path = active[id]?.partialPath { digester.filled(id, path: path, bytes: bytes) }
+                    if syncsToDisk { startWriteback(id, upTo: bytes) }
                 case .transfer(.completed(let done)):
+                    guard let download = active[done.id] else { continue }
                     active[done.id]?.transferCompleted(done)
+                    // A file that will be tagged is hashed as tagging rewrites it, unless the
+                    // feed's digest must be checked against the bytes as served.
+                    if download.filing.settings.tag && download.item.entry.integrity == nil {
+                        digester.forget(done.id)
+                        if completed.isEmpty { finishBy = .now + Self.finishingDelay }
+                        completed.append(done)
+                    } else {
+                        digesting[done.id] = done
+                        digester.complete(done.id, path: download.partialPath, bytes: done.bytes)
+                    }
+                case .digested(let id, let sha256):
+                    guard var done = digesting.removeValue(forKey: id) else { continue }
+                    done.sha256 = sha256
                     if completed.isEmpty { finishBy = .now + Self.finishingDelay }
                     completed.append(done)
                 case .transfer(.failed(let failure)):
@@ -160,7 +185,7 @@ public final class DownloadBatch {
                 }
             }
             // Nothing else running, a full group, or the first of them waited long enough.
-            if let due = finishBy, completed.count == active.count || completed.count >= Self.finishingGroup || .now >= due {
+            if let due = finishBy, completed.count + digesting.count == active.count || completed.count >= Self.finishingGroup || .now >= due {
                 finish(completed, report: report)
                 completed.removeAll(keepingCapacity: true)
                 finishBy = nil
@@ -228,9 +253,6 @@ public final class DownloadBatch {
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
             maxSize: settings.maxEpisodeSize)
-        // A file that will be tagged is hashed as tagging rewrites it, unless the feed's digest
-        // must be checked against the bytes as served.
-        request.digestsWhileWriting = !download.filing.settings.tag || download.item.entry.integrity != nil
         engine.start(request)
     }
 
@@ -239,6 +261,7 @@ public final class DownloadBatch {
     /// that fails is said in the result, never dropped.
     private func end(_ id: Int, _ ending: EpisodeDownload.Ending, report: (DownloadUpdate) -> Void) {
         guard let download = active[id] else { return }
+        digester?.forget(id)
         var note: String?
         switch ending {
         case .cancelled:
@@ -356,5 +379,7 @@ public struct BatchOutcome: Sendable {
 /// What the batch thread waits for.
 enum BatchEvent: Sendable {
     case transfer(TransferEvent)
+    /// The `FileDigester` took a completed file's SHA-256 (nil: it could not read it).
+    case digested(id: Int, sha256: [UInt8]?)
     case interrupt
 }

@@ -26,10 +26,6 @@ final class Transfer {
     private var limit: BodyLimit
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
-    /// SHA-256 of every byte written, taken in the write path while the bytes are in the CPU's
-    /// cache (one pass, no second read); nil when not asked for, or when this attempt continues
-    /// a partial file whose first bytes it never saw.
-    private var digest: SHA2?
     private var checkedResponse = false
     /// True for a 416's body: an error page, never part of the file.
     private var discardsBody = false
@@ -47,8 +43,8 @@ final class Transfer {
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
     private static let receiveBuffer = 256 * 1024
 
-    /// Received bytes are announced (`.filled`) in pieces this large, so they can be handed to
-    /// the disk's writeback while the network reads.
+    /// Received bytes are announced (`.filled`) in pieces this large, so they can be digested and
+    /// handed to the disk's writeback while the network reads.
     static let filledPiece: Int64 = 4 * 1024 * 1024
 
     /// Room in the receive buffer for the response's headers, which arrive in the same reads as
@@ -91,7 +87,6 @@ final class Transfer {
         }
         written = offset
         unannounced = offset
-        digest = request.digestsWhileWriting && offset == 0 ? SHA2(.sha256) : nil
         let conditions = (request.resume?.validator.map { ["If-Range: \($0)"] } ?? []) + request.headers
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
@@ -204,11 +199,10 @@ final class Transfer {
     }
 
     private func completed(url: String) -> TransferEvent {
-        var digest = digest
-        return .completed(CompletedTransfer(
+        .completed(CompletedTransfer(
             id: request.id, bytes: written, received: received, effectiveURL: url, contentType: easy.contentType,
             etag: easy.header("etag"), lastModified: easy.header("last-modified"), status: easy.responseCode,
-            permanentTarget: easy.permanentTarget, sha256: digest?.finish()))
+            permanentTarget: easy.permanentTarget))
     }
 
     /// libcurl's body callback, on the engine thread: the first piece decides whether the response
@@ -256,10 +250,9 @@ final class Transfer {
             }
             offset += result
         }
-        transfer.digest?.update(UnsafeRawBufferPointer(start: data, count: length))
         transfer.written += Int64(length)
         transfer.received += Int64(length)
-        if transfer.request.writesBack && transfer.written - transfer.unannounced >= filledPiece {
+        if transfer.written - transfer.unannounced >= filledPiece {
             transfer.unannounced = transfer.written
             transfer.outbox.post(.filled(id: transfer.request.id, bytes: transfer.written))
         }
@@ -312,7 +305,6 @@ final class Transfer {
                 guard ftruncate(descriptor, 0) == 0 else { return .local(.last("ftruncate", path: request.partialPath)) }
                 written = 0
                 unannounced = 0
-                if request.digestsWhileWriting { digest = SHA2(.sha256) }
             }
             total = whole
         }

@@ -15,7 +15,7 @@ public struct TransferRequest: Sendable, Equatable {
     /// The size the feed announces, if any: a small file gets a small receive buffer.
     public var expectedLength: Int64?
     /// False when the partial file is on a file system in memory: there is no disk to hand its
-    /// bytes to as they arrive (`.filled`, and the writeback hint at the end).
+    /// last bytes to (the writeback hint at the end).
     public var writesBack: Bool
     /// The most bytes the file may hold (`max-episode-size`); a body past it is stopped.
     public var maxSize: Int64
@@ -24,8 +24,6 @@ public struct TransferRequest: Sendable, Equatable {
     /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then
     /// completes with an empty file and status 304.
     public var acceptsNotModified = false
-    /// True when the file's SHA-256 is taken as it is written (`CompletedTransfer.sha256`).
-    public var digestsWhileWriting = false
 
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
@@ -101,8 +99,8 @@ public struct CompletedTransfer: Sendable, Equatable {
     public var status: Int = 200
     /// Where the redirects the transfer followed moved it for good (`CurlEasy.permanentTarget`).
     public var permanentTarget: String?
-    /// SHA-256 of the whole file, taken while it was written; nil when the request did not ask
-    /// (`digestsWhileWriting`) or the transfer continued a partial file, whose first bytes it never saw.
+    /// SHA-256 of the whole file, once the batch's `FileDigester` took it (never the engine:
+    /// on its thread the digest would slow every transfer).
     public var sha256: [UInt8]?
 }
 
@@ -206,7 +204,7 @@ public enum TransferEvent: Sendable, Equatable {
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
     /// A transfer's partial file holds `bytes` bytes, another `Transfer.filledPiece` or more
-    /// since it last said so (never for a request that does not write back).
+    /// since it last said so: for the digest, and for the disk's writeback.
     case filled(id: Int, bytes: Int64)
     /// A transfer ended well.
     case completed(CompletedTransfer)
