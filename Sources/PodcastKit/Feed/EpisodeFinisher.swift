@@ -49,7 +49,11 @@ final class EpisodeFinisher {
         handOn()
         if let worker {
             worker.queue.close()
-            episodes += worker.thread.wait()
+            // The first episodes go in front of the thread's, in the room its array grew to: the
+            // other way round, both arrays of a long feed (MBs each) would be held at once.
+            var rest = worker.thread.wait()
+            rest.insert(contentsOf: episodes, at: 0)
+            episodes = rest
             self.worker = nil
         }
         return episodes
