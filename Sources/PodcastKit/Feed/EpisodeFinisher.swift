@@ -32,7 +32,7 @@ final class EpisodeFinisher {
 
     /// Takes a finished item whose relative URLs resolve against `base` (an `xml:base` in force),
     /// or against the document's address when nil.
-    func add(_ draft: FeedBuilder.ItemDraft, base: URLResolver?) {
+    func add(_ draft: consuming FeedBuilder.ItemDraft, base: URLResolver?) {
         precondition(!finished, "EpisodeFinisher: add after finish")
         if worker == nil && (episodes.count < Self.batchSize || workerUnavailable) {
             episodes.append(draft.episode(resolver: base ?? resolver))
