@@ -32,7 +32,7 @@ final class EpisodeFinisher {
 
     /// Takes a finished item whose relative URLs resolve against `base` (an `xml:base` in force),
     /// or against the document's address when nil.
-    func add(_ draft: FeedBuilder.ItemDraft, base: URLResolver?) {
+    func add(_ draft: consuming FeedBuilder.ItemDraft, base: URLResolver?) {
         precondition(!finished, "EpisodeFinisher: add after finish")
         if worker == nil && (episodes.count < Self.batchSize || workerUnavailable) {
             episodes.append(draft.episode(resolver: base ?? resolver))
@@ -49,7 +49,11 @@ final class EpisodeFinisher {
         handOn()
         if let worker {
             worker.queue.close()
-            episodes += worker.thread.wait()
+            // The first episodes go in front of the thread's, in the room its array grew to: the
+            // other way round, both arrays of a long feed (MBs each) would be held at once.
+            var rest = worker.thread.wait()
+            rest.insert(contentsOf: episodes, at: 0)
+            episodes = rest
             self.worker = nil
         }
         return episodes

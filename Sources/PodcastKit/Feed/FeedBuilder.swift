@@ -107,8 +107,8 @@ struct FeedBuilder {
             captureDepth = nil
             endField(field)
         }
-        if isItemElement(name), stack.count == itemDepth, let finished = item {
-            item = nil
+        // Taken out of `item`, not copied: a copy retains and releases every field of the draft.
+        if isItemElement(name), stack.count == itemDepth, let finished = item.take() {
             lastItemSize = finished.recordedSize
             finisher.add(finished, base: bases.last?.resolver)
             itemCount += 1

@@ -19,8 +19,13 @@ public final class FeedParser {
     private var builder: FeedBuilder
     private var start: [UInt8] = []
     private var state = State.sniffing
-    /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none.
+    /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none, or
+    /// once they moved to `repairThread`.
     private var repair: InputRepair?
+    /// The repairs on a thread of their own, once the document proved long.
+    private var repairThread: RepairThread?
+    /// How many bytes are read before the repairs move to a thread of their own.
+    private let repairThreadThreshold: Int
     private var skippedLines = 0
 
     private enum State {
@@ -42,12 +47,22 @@ public final class FeedParser {
 
     /// A parser for the document at `url` (relative links resolve against it), named `source` in
     /// errors; `httpCharset` is the charset the server named, if any.
-    public init(url: String, source: String? = nil, httpCharset: String? = nil) {
+    public convenience init(url: String, source: String? = nil, httpCharset: String? = nil) {
+        self.init(url: url, source: source, httpCharset: httpCharset, repairThreadThreshold: Self.longDocument)
+    }
+
+    /// A parser whose repairs move to a thread of their own after `repairThreadThreshold` bytes
+    /// (tests compare the two ways on short documents).
+    init(url: String, source: String?, httpCharset: String?, repairThreadThreshold: Int) {
         // Only ever shown: its credentials (a private feed's) are hidden.
         self.source = URLRedaction.redacted(source ?? url)
         self.httpCharset = httpCharset
+        self.repairThreadThreshold = repairThreadThreshold
         builder = FeedBuilder(url: url)
     }
+
+    /// The size from which a document is long enough for its repairs to pay for a thread.
+    static let longDocument = 1024 * 1024
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
     /// or byte limit was reached): the caller may stop reading.
@@ -67,6 +82,8 @@ public final class FeedParser {
             // so the cut is not taken for broken XML.
             parse(UnsafeRawBufferPointer(rebasing: bytes[..<(Self.maxBytes - received)]))
             cutAtLimit = true
+            // Every byte taken is parsed before reading stops.
+            repairThread?.flush(final: false, parse: parseRepaired)
             if case .parsing(let xml) = state {
                 xml.stop()
                 state = .stopped(xml)
@@ -192,6 +209,14 @@ public final class FeedParser {
 
     /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.
     private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool = false) {
+        if repairThread == nil, received >= repairThreadThreshold, let repair, let thread = RepairThread(repair) {
+            repairThread = thread
+            self.repair = nil
+        }
+        if let repairThread {
+            if final { repairThread.flush(final: true, parse: parseRepaired) } else { repairThread.add(bytes, parse: parseRepaired) }
+            return
+        }
         guard var repair else {
             xml.parse(bytes, into: &builder)
             return
@@ -200,6 +225,14 @@ public final class FeedParser {
         self.repair = nil
         repair.process(bytes, final: final) { xml.parse($0, into: &builder) }
         self.repair = repair
+    }
+
+    /// Parses a piece that the repair thread gave back, unless the builder asked to stop before it
+    /// (as `parse` checks before each piece without the thread).
+    private func parseRepaired(_ piece: UnsafeRawBufferPointer) {
+        stopIfRequested()
+        guard case .parsing(let xml) = state else { return }
+        xml.parse(piece, into: &builder)
     }
 
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of

@@ -48,12 +48,17 @@ struct Episodes: ParsableCommand, OutputConfigured {
             defer { progressLine.clear() }
             fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
         }
+        Self.returnFreedMemory()
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
         var records = try store.downloadRecords(feed: fetched.url)
         // Files already in place that the store does not know (it was lost) show as downloaded.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
-        records.merge(PlacedFiles.records(
-            of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
+        // Without the episodes directory none can be: the download items of a long feed (2 MB
+        // for 10,000 episodes, the run's peak of memory) are then not even made.
+        if access(episodesDirectory, F_OK) == 0 {
+            records.merge(PlacedFiles.records(
+                of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
+        }
         // Stored beside the output, on a second core, through a store of its own (or after it,
         // here, when no thread can be started).
         let paths = context.paths
@@ -71,6 +76,17 @@ struct Episodes: ParsableCommand, OutputConfigured {
         if !output.json && !listing.items.isEmpty {
             context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
         }
+    }
+
+    /// Gives the memory that reading the document used and let go (libxml2's buffers, the items
+    /// on their way between threads) back to the system with glibc's `malloc_trim`, before the
+    /// listing is made and shown: the run's peak of memory comes after this point, and freed
+    /// pages would otherwise stay counted in it. Looked up at run time: `malloc.h` is not part of
+    /// the Glibc module.
+    private static func returnFreedMemory() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(trim, to: Trim.self)(0)
     }
 
     private func show(_ rendering: EpisodesRendering, console: Console) {

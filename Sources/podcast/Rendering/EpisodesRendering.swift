@@ -1,3 +1,4 @@
+import Glibc
 import PodcastKit
 
 /// How a feed's episodes are shown: a table and the contract's JSON document.
