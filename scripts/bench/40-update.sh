@@ -185,11 +185,17 @@ podcast_home=$work/podcast
 gpo_home=$work/gpo
 podget_home=$work/podget
 mkdir -p "$podcast_home" "$gpo_home/dl" "$podget_home/lib"
-run_podcast=(env PODCAST_HOME="$podcast_home" PODCAST_CONFIG="$work/no-config.toml" "$podcast")
+# An empty configuration of its own: the bench ignores yours (a file PODCAST_CONFIG names must exist).
+: >"$work/config.toml"
+run_podcast=(env PODCAST_HOME="$podcast_home" PODCAST_CONFIG="$work/config.toml" "$podcast")
 gpo_env=(env GPODDER_HOME="$gpo_home" GPODDER_DOWNLOAD_DIR="$gpo_home/dl")
 
 # Setup (untimed).
-"${run_podcast[@]}" import "$work/subscriptions.opml" --first 0 >"$work/podcast-import.log" 2>&1
+if ! "${run_podcast[@]}" import "$work/subscriptions.opml" --first 0 >"$work/podcast-import.log" 2>&1; then
+    echo "update: podcast import failed:"
+    tail -n 3 "$work/podcast-import.log" | sed 's/^/    /'
+    exit 1
+fi
 if [[ " ${peers[*]} " == *" gpo "* ]]; then
     "${gpo_env[@]}" gpo import "$work/subscriptions.opml" >"$work/gpo-import.log" 2>&1 || true
 fi
