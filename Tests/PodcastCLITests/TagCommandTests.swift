@@ -69,5 +69,9 @@ struct TagCommandTests {
         let folder = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle
         #expect(FileManager.default.contents(atPath: folder + "/2026-11-02 Broken.flac") == broken)
         #expect(FileManager.default.contents(atPath: folder + "/2026-11-09 Wave.wav") == wave)
+        // Left untagged, each is recorded with the digest of its bytes as served.
+        let verified = try await podcast.run(["verify"])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stderr.contains("checked 2 files: 2 intact"), "\(verified.stderr)")
     }
 }

@@ -11,7 +11,7 @@ import Testing
         let bodies = (1...5).map { Data((0..<(100_000 * $0)).map { UInt8(truncatingIfNeeded: $0 &* 7) }) }
         for (index, body) in bodies.enumerated() { try body.write(to: URL(filePath: directory.path("\(index).part"))) }
         let delivered = Mutex<[Int: [UInt8]?]>([:])
-        let digester = FileDigester { id, sha256 in delivered.withLock { $0[id] = sha256 } }
+        let digester = FileDigester { id, file in delivered.withLock { $0[id] = file.sha256 } }
         for index in bodies.indices { digester.complete(index, path: directory.path("\(index).part"), bytes: Int64(bodies[index].count)) }
         digester.complete(99, path: directory.path("missing.part"), bytes: 10)
         digester.shutdown()
@@ -31,12 +31,12 @@ import Testing
         let old = Data(repeating: 1, count: 300_000)
         let new = Data((0..<500_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let delivered = Mutex<[UInt8]?>(nil)
-        let digester = FileDigester { _, sha256 in delivered.withLock { $0 = sha256 } }
+        let digester = FileDigester { _, file in delivered.withLock { $0 = file.sha256 } }
         try old.write(to: URL(filePath: path))
         digester.filled(1, path: path, bytes: 300_000)
         digester.shutdown()
         // A fresh digester sees the file shrink (it started over with other bytes) and grow again.
-        let again = FileDigester { _, sha256 in delivered.withLock { $0 = sha256 } }
+        let again = FileDigester { _, file in delivered.withLock { $0 = file.sha256 } }
         again.filled(1, path: path, bytes: 300_000)
         try new.prefix(100_000).write(to: URL(filePath: path))
         again.rewinding(1, to: 0)

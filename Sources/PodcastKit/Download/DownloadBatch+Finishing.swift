@@ -7,13 +7,13 @@ extension DownloadBatch {
     /// SHA-256, then each folder is synced once (no syncs on a file system in memory). A crash
     /// between placing and recording leaves a file that the next run recognizes in place. Then the
     /// file a re-fetched episode had under another name goes, and its companions are started.
-    func finish(_ completed: [CompletedTransfer], report: (DownloadUpdate) -> Void) {
+    func finish(_ completed: [(done: CompletedTransfer, file: DigestedFile)], report: (DownloadUpdate) -> Void) {
         guard !completed.isEmpty else { return }
         var placing: [(done: CompletedTransfer, file: FinishedFile)] = []
-        for done in completed {
+        for (done, digested) in completed {
             guard let download = active[done.id] else { continue }
             do {
-                guard let file = try checkedFile(download, done, report: report) else { continue }
+                guard let file = try checkedFile(download, done, digested, report: report) else { continue }
                 if syncsToDisk { try FileIO.syncData(download.partialPath) }
                 try placement.makeFolder(download.folder)
                 placing.append((done, file))
@@ -56,7 +56,7 @@ extension DownloadBatch {
         for (id, path, replaced) in placed {
             guard let download = active[id] else { continue }
             if let replaced { removeReplaced(replaced, of: download.item, report: report) }
-            let served = completed.first { $0.id == id }?.bytes ?? download.record.bytes
+            let served = completed.first { $0.done.id == id }?.done.bytes ?? download.record.bytes
             if let declared = download.item.entry.enclosureLength, declared > 1, declared != served {
                 report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(served); kept the server's file"))
             }
@@ -68,14 +68,15 @@ extension DownloadBatch {
     }
 
     /// The completed file checked against the feed's `podcast:integrity` digest (from the
-    /// SHA-256 taken while it was written, when that is the algorithm; else read again), then
-    /// tagged when asked: its size and SHA-256 as it will be on disk. Nil when it does not match
-    /// the feed's digest: the episode's machine was told, and fetches it again or fails. A file
-    /// continued from an earlier attempt (whose first bytes the transfer never saw) is read whole
-    /// for its digest here.
-    private func checkedFile(_ download: EpisodeDownload, _ done: CompletedTransfer, report: (DownloadUpdate) -> Void) throws -> FinishedFile? {
+    /// SHA-256 the `FileDigester` took, when that is the algorithm; else read again), then tagged
+    /// when asked: its size and SHA-256 as it will be on disk. Nil when it does not match the
+    /// feed's digest: the episode's machine was told, and fetches it again or fails. Without a
+    /// feed's digest to check first, the digester already wrote the tags (`taggedByDigester`).
+    private func checkedFile(
+        _ download: EpisodeDownload, _ done: CompletedTransfer, _ digested: DigestedFile, report: (DownloadUpdate) -> Void
+    ) throws -> FinishedFile? {
         let path = download.partialPath
-        var served = done.sha256
+        var served = digested.sha256
         if let check = download.item.entry.integrity?.check {
             let digest = try served ?? SHA2.digest(ofFile: path, .sha256)
             served = digest
@@ -84,17 +85,18 @@ extension DownloadBatch {
                 return nil
             }
         }
-        if download.filing.settings.tag {
-            let tags = EpisodeTags(item: download.item, show: download.filing.show, episode: download.filing.episode)
-            switch TagWriter.write(tags, to: path) {
-            case .tagged(let digest?, let bytes):
-                return FinishedFile(bytes: bytes, sha256: SHA2.hex(digest))
-            case .tagged(nil, let bytes):
-                // Tags change the file: what verify checks is the file as it is on disk.
-                return FinishedFile(bytes: bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: path, .sha256)))
-            case .untagged(let why):
-                report(.warning(download.item, "kept untagged: \(why)"))
-            }
+        var tagging = digested.tagging
+        if tagging == nil && download.filing.settings.tag {
+            tagging = TagWriter.write(EpisodeTags(download), to: path)
+        }
+        switch tagging {
+        case .tagged(let digest, let bytes)?:
+            // Tags change the file: what verify checks is the file as it is on disk.
+            return FinishedFile(bytes: bytes, sha256: SHA2.hex(try digest ?? SHA2.digest(ofFile: path, .sha256)))
+        case .untagged(let why)?:
+            report(.warning(download.item, "kept untagged: \(why)"))
+        case nil:
+            break
         }
         let digest = try served ?? SHA2.digest(ofFile: path, .sha256)
         return FinishedFile(bytes: done.bytes, sha256: SHA2.hex(digest))
@@ -108,6 +110,13 @@ extension DownloadBatch {
             report(.warning(item, problem))
         }
     }
+}
+
+extension EpisodeDownload {
+    /// Whether the `FileDigester` writes the tags into the completed file, then hashes it whole
+    /// (so it takes none of its pieces before); not when the batch must first check the file
+    /// against the feed's digest (the check is on the bytes as served), and then tags it.
+    var taggedByDigester: Bool { filing.settings.tag && item.entry.integrity == nil }
 }
 
 /// A finished file as it is on disk once checked and tagged: what `podcast verify` checks it against.

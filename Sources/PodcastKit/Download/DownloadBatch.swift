@@ -104,7 +104,7 @@ public final class DownloadBatch {
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         self.engine = engine
-        let digester = FileDigester { queue.post(.digested(id: $0, sha256: $1)) }
+        let digester = FileDigester { queue.post(.digested(id: $0, file: $1)) }
         self.digester = digester
         defer {
             engine.shutdown()
@@ -116,7 +116,7 @@ public final class DownloadBatch {
 
         // Completed transfers are finished in groups (one transaction each), not one by one,
         // once their digests are taken (`FileDigester`).
-        var completed: [CompletedTransfer] = []
+        var completed: [(done: CompletedTransfer, file: DigestedFile)] = []
         var digesting: [Int: CompletedTransfer] = [:]
         var finishBy: ContinuousClock.Instant?
         var lastRefill = ContinuousClock.now
@@ -159,26 +159,17 @@ public final class DownloadBatch {
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
-                    if let path = active[id]?.partialPath { digester.filled(id, path: path, bytes: bytes) }
+                    if let download = active[id], !download.taggedByDigester { digester.filled(id, path: download.partialPath, bytes: bytes) }
                     if syncsToDisk { startWriteback(id, upTo: bytes) }
                 case .transfer(.completed(let done)):
                     guard let download = active[done.id] else { continue }
                     active[done.id]?.transferCompleted(done)
-                    // A file that will be tagged is hashed as tagging rewrites it, unless the
-                    // feed's digest must be checked against the bytes as served.
-                    if download.filing.settings.tag && download.item.entry.integrity == nil {
-                        digester.forget(done.id)
-                        if completed.isEmpty { finishBy = .now + Self.finishingDelay }
-                        completed.append(done)
-                    } else {
-                        digesting[done.id] = done
-                        digester.complete(done.id, path: download.partialPath, bytes: done.bytes)
-                    }
-                case .digested(let id, let sha256):
-                    guard var done = digesting.removeValue(forKey: id) else { continue }
-                    done.sha256 = sha256
+                    digesting[done.id] = done
+                    digester.complete(done.id, path: download.partialPath, bytes: done.bytes, tagging: download.taggedByDigester ? EpisodeTags(download) : nil)
+                case .digested(let id, let file):
+                    guard let done = digesting.removeValue(forKey: id) else { continue }
                     if completed.isEmpty { finishBy = .now + Self.finishingDelay }
-                    completed.append(done)
+                    completed.append((done, file))
                 case .transfer(.failed(let failure)):
                     let actions = active[failure.id]?.transferFailed(failure, batchStop: stop, scheduler: &scheduler)
                     perform(actions, for: failure.id, report: report)
@@ -249,7 +240,7 @@ public final class DownloadBatch {
     private func startTransfer(_ id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) {
         guard let engine, let download = active[id] else { return }
         if notBefore == nil { delayed.remove(id) } else { delayed.insert(id) }
-        var request = TransferRequest(
+        let request = TransferRequest(
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
             maxSize: settings.maxEpisodeSize)
@@ -379,7 +370,7 @@ public struct BatchOutcome: Sendable {
 /// What the batch thread waits for.
 enum BatchEvent: Sendable {
     case transfer(TransferEvent)
-    /// The `FileDigester` took a completed file's SHA-256 (nil: it could not read it).
-    case digested(id: Int, sha256: [UInt8]?)
+    /// The `FileDigester` took a completed file's SHA-256 (after tagging it, when asked).
+    case digested(id: Int, file: DigestedFile)
     case interrupt
 }

@@ -7,6 +7,10 @@ import Glibc
 /// the page cache as the engine announces its pieces (`.filled`, every 4 MiB), so by the time a
 /// file is complete only its last piece is left to hash.
 ///
+/// A file asked to be tagged (`--tag`) is tagged here too, then hashed as it is on disk: tagging
+/// rewrites an MP3 whole (`ID3Splice`), which on the batch's thread held back every other
+/// episode's progress and start for the time of the copy.
+///
 /// Not Sendable: the batch's thread owns it, and tells it in order what the engine said; the
 /// digests come back through `deliver`.
 final class FileDigester {
@@ -15,8 +19,8 @@ final class FileDigester {
         case filled(id: Int, path: String, bytes: Int64)
         /// An attempt writes from `offset` on: bytes past it, hashed or not, are gone.
         case rewinding(id: Int, offset: Int64)
-        /// The file is complete at `bytes`: its digest is delivered.
-        case complete(id: Int, path: String, bytes: Int64)
+        /// The file is complete at `bytes`: it is tagged with `tags` when given, and its digest delivered.
+        case complete(id: Int, path: String, bytes: Int64, tags: EpisodeTags?)
         /// The download ended another way: its digest is not needed.
         case forget(id: Int)
         case stop
@@ -29,7 +33,7 @@ final class FileDigester {
 
     /// A digester that hands each complete file's digest to `deliver`, on its own thread: nil when
     /// the file could not be read, which the batch's finishing then reads again and reports.
-    init(deliver: @escaping @Sendable (_ id: Int, _ sha256: [UInt8]?) -> Void) {
+    init(deliver: @escaping @Sendable (_ id: Int, _ file: DigestedFile) -> Void) {
         let jobs = self.jobs
         thread = BackgroundThread {
             let hashing = Hashing(deliver: deliver)
@@ -48,8 +52,11 @@ final class FileDigester {
     /// An attempt of request `id` writes from `offset` on (a resume, or 0 when it starts over).
     func rewinding(_ id: Int, to offset: Int64) { post(.rewinding(id: id, offset: offset)) }
 
-    /// The file of request `id` at `path` is complete at `bytes`: its digest is delivered.
-    func complete(_ id: Int, path: String, bytes: Int64) { post(.complete(id: id, path: path, bytes: bytes)) }
+    /// The file of request `id` at `path` is complete at `bytes`: its digest is delivered, after
+    /// `tags` were written into it when given (then the file is read whole: announce none of its pieces).
+    func complete(_ id: Int, path: String, bytes: Int64, tagging tags: EpisodeTags? = nil) {
+        post(.complete(id: id, path: path, bytes: bytes, tags: tags))
+    }
 
     /// Request `id` ended without a complete file.
     func forget(_ id: Int) { post(.forget(id: id)) }
@@ -71,12 +78,12 @@ final class FileDigester {
 
     /// The digests in progress, on the digester's thread (or the caller's, when there is none).
     private final class Hashing {
-        let deliver: @Sendable (Int, [UInt8]?) -> Void
+        let deliver: @Sendable (Int, DigestedFile) -> Void
         /// Per request: the hasher and how many bytes of the file it has taken.
         var files: [Int: (hasher: SHA2, taken: Int64)] = [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-        init(deliver: @escaping @Sendable (Int, [UInt8]?) -> Void) {
+        init(deliver: @escaping @Sendable (Int, DigestedFile) -> Void) {
             self.deliver = deliver
         }
 
@@ -91,10 +98,13 @@ final class FileDigester {
                 take(id, path: path, upTo: bytes)
             case .rewinding(let id, let offset):
                 if let file = files[id], file.taken > offset { files[id] = nil }
-            case .complete(let id, let path, let bytes):
+            case .complete(let id, let path, let bytes, nil):
                 let complete = take(id, path: path, upTo: bytes)
-                deliver(id, complete ? files[id]?.hasher.finish() : nil)
+                deliver(id, DigestedFile(sha256: complete ? files[id]?.hasher.finish() : nil))
                 files[id] = nil
+            case .complete(let id, let path, _, let tags?):
+                files[id] = nil
+                deliver(id, DigestedFile(tagging: tags, path: path))
             case .forget(let id):
                 files[id] = nil
             case .stop:
@@ -127,6 +137,31 @@ final class FileDigester {
                 file.taken += Int64(count)
             }
             return true
+        }
+    }
+}
+
+/// A complete file as the `FileDigester` leaves it.
+struct DigestedFile: Sendable, Equatable {
+    /// The SHA-256 of the file as it now is on disk; nil when it could not be read (the batch's
+    /// finishing reads it again, and reports what fails).
+    var sha256: [UInt8]?
+    /// What writing the tags did, when they were asked for (with the tagged file's digest).
+    var tagging: TagWriter.Outcome?
+
+    init(sha256: [UInt8]?, tagging: TagWriter.Outcome? = nil) {
+        self.sha256 = sha256
+        self.tagging = tagging
+    }
+
+    /// The file at `path` after `tags` were written into it (or not, and why), with its digest.
+    init(tagging tags: EpisodeTags, path: String) {
+        switch TagWriter.write(tags, to: path) {
+        case .tagged(let digest, let bytes):
+            let sha256 = digest ?? (try? SHA2.digest(ofFile: path, .sha256))
+            self.init(sha256: sha256, tagging: .tagged(sha256: sha256, bytes: bytes))
+        case .untagged(let why):
+            self.init(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged(why))
         }
     }
 }

@@ -99,9 +99,6 @@ public struct CompletedTransfer: Sendable, Equatable {
     public var status: Int = 200
     /// Where the redirects the transfer followed moved it for good (`CurlEasy.permanentTarget`).
     public var permanentTarget: String?
-    /// SHA-256 of the whole file, once the batch's `FileDigester` took it (never the engine:
-    /// on its thread the digest would slow every transfer).
-    public var sha256: [UInt8]?
 }
 
 /// A transfer that did not deliver the file.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// The tags a finished episode gets with `--tag`: what media apps show and sort by.
-struct EpisodeTags: Equatable {
+struct EpisodeTags: Equatable, Sendable {
     /// The episode's title.
     var title: String
     /// The podcast's title, as the album.
@@ -17,13 +17,14 @@ struct EpisodeTags: Equatable {
     /// The show notes, as the comment.
     var comment: String?
 
-    /// The tags of `item`, with what its feed says (`show`, `episode`) when it could be read.
-    init(item: DownloadItem, show: Feed?, episode: Episode?) {
+    /// The tags of `download`'s episode, with what its feed says when it could be read.
+    init(_ download: EpisodeDownload) {
+        let item = download.item
         title = item.entry.title
         album = item.podcastTitle
-        artist = show?.author
+        artist = download.filing.show?.author
         year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
-        track = episode?.episodeNumber
-        comment = episode?.description
+        track = download.filing.episode?.episodeNumber
+        comment = download.filing.episode?.description
     }
 }

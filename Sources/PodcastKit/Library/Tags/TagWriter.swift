@@ -2,11 +2,12 @@ import CTagLib
 import Glibc
 
 /// Writes `EpisodeTags` into a media file with TagLib's C API: ID3v2.4 for MP3, iTunes atoms for
-/// MP4, Vorbis comments for Ogg Vorbis, Opus and FLAC. Runs on the batch thread, after the file was
-/// checked against what the server and the feed said and before it gets its final name.
+/// MP4, Vorbis comments for Ogg Vorbis, Opus and FLAC. Runs after the file was checked against
+/// what the server and the feed said and before it gets its final name: on the `FileDigester`'s
+/// thread, or on the batch's when the feed's digest had to be checked first.
 enum TagWriter {
     /// How tagging a file ended.
-    enum Outcome: Equatable {
+    enum Outcome: Equatable, Sendable {
         /// The tags are in the file, which now holds `bytes`; its SHA-256 when it was taken while
         /// the file was rewritten (nil: the file was changed in place, read it to know).
         case tagged(sha256: [UInt8]?, bytes: Int64)
