@@ -23,7 +23,8 @@ let package = Package(
         // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
         // SHA-256 with the processor's SHA extensions, for digests computed while a file is written.
-        .target(name: "CDigest"),
+        // SHA-2 from libcrypto (OpenSSL), which libcurl already loads.
+        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(

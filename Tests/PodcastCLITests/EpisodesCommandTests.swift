@@ -158,7 +158,7 @@ import Testing
         // script(1) runs podcast on a pseudo-terminal: stdout and stderr are both that terminal.
         let server = try LoopbackServer(routes: ["/feed.xml": Self.slowShowRoute()])
         let podcast = try PodcastBinary()
-        let command = "'\(try builtExecutable(named: "podcast").path)' episodes '\(server.url("/feed.xml"))'"
+        let command = "'\(builtExecutable(named: "podcast").path)' episodes '\(server.url("/feed.xml"))'"
         let process = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
             environment: ["PATH": "/usr/bin:/bin", "HOME": podcast.home.path, "PODCAST_HOME": podcast.stateDirectory, "COLUMNS": "100"])

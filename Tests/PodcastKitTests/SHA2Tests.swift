@@ -54,21 +54,16 @@ import Testing
         }
     }
 
-    /// The SHA extensions' rounds (used when the processor has them) and the portable ones agree
-    /// on every chaining word, over runs of 1 to 40 blocks.
-    @Test(.enabled(if: SHA2.hasSHAExtensions, "this processor has no SHA extensions"))
-    func shaExtensionsAgreeWithThePortableRounds() {
-        let bytes = (0..<64 * 40).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) }
-        for blockCount in [1, 2, 3, 17, 40] {
-            var portable = SHA2.initialState(.sha256)
-            var extensions = portable
-            bytes.prefix(64 * blockCount).withUnsafeBytes { blocks in
-                SHA2.compress(&portable, blocks, words: UInt32.self)
-                SHA2.compressWithSHAExtensions(&extensions, blocks)
-            }
-            let words = { (state: SHA2.State) in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] }
-            #expect(words(extensions) == words(portable), "\(blockCount) blocks")
-        }
+    /// A digest is a value: a copy taken midway goes on independently of the original.
+    @Test(arguments: SHA2.Variant.allCases)
+    func aCopyTakenMidwayIsAnIndependentDigest(variant: SHA2.Variant) {
+        let message = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        var original = SHA2(variant)
+        message.prefix(1_234).withUnsafeBytes { original.update($0) }
+        var copy = original
+        message.dropFirst(1_234).withUnsafeBytes { copy.update($0) }
+        #expect(copy.finish() == Self.digest(message, variant))
+        #expect(original.finish() == Self.digest(Array(message.prefix(1_234)), variant))
     }
 
     @Test func hexIsLowercaseTwoDigitsPerByte() {

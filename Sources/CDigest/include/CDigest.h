@@ -4,13 +4,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// 1 when this processor has the SHA extensions (and the SSSE3 and SSE4.1 they are used with),
-/// so `podcast_sha256_blocks` can run; 0 otherwise (the caller then uses portable code).
-int podcast_sha256_hardware_available(void);
+/// One SHA-2 digest being taken by libcrypto (OpenSSL), kept by value: libcrypto's context for
+/// the variant lives in these bytes, which hold no pointers, so a copy is an independent digest.
+typedef struct {
+    uint64_t storage[32];
+} podcast_sha2_context;
 
-/// Runs SHA-256's compression function over `count` whole 64-byte blocks at `blocks`, updating
-/// the eight chaining words in `state`, with the SHA extensions. Call only when
-/// `podcast_sha256_hardware_available()` returned 1.
-void podcast_sha256_blocks(uint32_t state[8], const uint8_t *blocks, size_t count);
+/// Starts a digest of no bytes; `bits` is 256, 384 or 512 (the variant).
+void podcast_sha2_init(podcast_sha2_context *context, int bits);
+
+/// Adds `count` bytes at `bytes` to the message.
+void podcast_sha2_update(podcast_sha2_context *context, int bits, const void *bytes, size_t count);
+
+/// Writes the digest, `bits / 8` bytes, to `digest`; start again before another message.
+void podcast_sha2_final(podcast_sha2_context *context, int bits, uint8_t *digest);
 
 #endif
