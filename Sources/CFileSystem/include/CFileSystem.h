@@ -16,4 +16,10 @@ int podcast_rename_noreplace(const char *from, const char *to);
 /// it does not or cannot be told (statfs failed).
 int podcast_file_system_in_memory(const char *path);
 
+/// Copies `length` bytes of `in_fd` from `in_offset` to `out_fd` at its current position inside the
+/// kernel (copy_file_range), without passing them through the caller's memory. Returns the bytes
+/// copied (fewer at end of file), or -1 with errno set: EXDEV, EINVAL, ENOSYS or EOPNOTSUPP when
+/// the file systems cannot do it.
+int64_t podcast_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t length);
+
 #endif

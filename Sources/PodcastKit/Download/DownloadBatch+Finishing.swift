@@ -71,7 +71,7 @@ extension DownloadBatch {
     /// SHA-256 the `FileDigester` took, when that is the algorithm; else read again), then tagged
     /// when asked: its size and SHA-256 as it will be on disk. Nil when it does not match the
     /// feed's digest: the episode's machine was told, and fetches it again or fails. Without a
-    /// feed's digest to check first, the digester already wrote the tags (`taggedByDigester`).
+    /// feed's digest to check first, the digester already wrote the tags (`tagsForDigester`).
     private func checkedFile(
         _ download: EpisodeDownload, _ done: CompletedTransfer, _ digested: DigestedFile, report: (DownloadUpdate) -> Void
     ) throws -> FinishedFile? {
@@ -113,10 +113,10 @@ extension DownloadBatch {
 }
 
 extension EpisodeDownload {
-    /// Whether the `FileDigester` writes the tags into the completed file, then hashes it whole
-    /// (so it takes none of its pieces before); not when the batch must first check the file
-    /// against the feed's digest (the check is on the bytes as served), and then tags it.
-    var taggedByDigester: Bool { filing.settings.tag && item.entry.integrity == nil }
+    /// The tags the `FileDigester` writes into the completed file (hashing it as it will be once
+    /// tagged); nil when it is not tagged, or not before the batch checked it against the feed's
+    /// digest (the check is on the bytes as served), and then tags it.
+    var tagsForDigester: EpisodeTags? { filing.settings.tag && item.entry.integrity == nil ? EpisodeTags(self) : nil }
 }
 
 /// A finished file as it is on disk once checked and tagged: what `podcast verify` checks it against.

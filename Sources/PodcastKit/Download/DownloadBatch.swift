@@ -159,13 +159,13 @@ public final class DownloadBatch {
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
                 case .transfer(.filled(let id, let bytes)):
-                    if let download = active[id], !download.taggedByDigester { digester.filled(id, path: download.partialPath, bytes: bytes) }
+                    if let download = active[id] { digester.filled(id, path: download.partialPath, bytes: bytes, tagging: download.tagsForDigester) }
                     if syncsToDisk { startWriteback(id, upTo: bytes) }
                 case .transfer(.completed(let done)):
                     guard let download = active[done.id] else { continue }
                     active[done.id]?.transferCompleted(done)
                     digesting[done.id] = done
-                    digester.complete(done.id, path: download.partialPath, bytes: done.bytes, tagging: download.taggedByDigester ? EpisodeTags(download) : nil)
+                    digester.complete(done.id, path: download.partialPath, bytes: done.bytes, tagging: download.tagsForDigester)
                 case .digested(let id, let file):
                     guard let done = digesting.removeValue(forKey: id) else { continue }
                     if completed.isEmpty { finishBy = .now + Self.finishingDelay }

@@ -7,16 +7,17 @@ import Glibc
 /// the page cache as the engine announces its pieces (`.filled`, every 4 MiB), so by the time a
 /// file is complete only its last piece is left to hash.
 ///
-/// A file asked to be tagged (`--tag`) is tagged here too, then hashed as it is on disk: tagging
-/// rewrites an MP3 whole (`ID3Splice`), which on the batch's thread held back every other
-/// episode's progress and start for the time of the copy.
+/// A file asked to be tagged (`--tag`) is tagged here too, once complete, off the batch's thread
+/// (where rewriting an MP3 held back every other episode's progress and start); an MP3 is hashed
+/// as it arrives as it will be once tagged (`DigestInProgress`), so tagging it costs a copy only.
 ///
 /// Not Sendable: the batch's thread owns it, and tells it in order what the engine said; the
 /// digests come back through `deliver`.
 final class FileDigester {
     private enum Job: Sendable {
-        /// The file of request `id` holds `bytes` bytes (fewer than before: it started over).
-        case filled(id: Int, path: String, bytes: Int64)
+        /// The file of request `id` holds `bytes` bytes (fewer than before: it started over); it
+        /// is to be tagged with `tags` when given.
+        case filled(id: Int, path: String, bytes: Int64, tags: EpisodeTags?)
         /// An attempt writes from `offset` on: bytes past it, hashed or not, are gone.
         case rewinding(id: Int, offset: Int64)
         /// The file is complete at `bytes`: it is tagged with `tags` when given, and its digest delivered.
@@ -46,14 +47,17 @@ final class FileDigester {
         if thread == nil { inline = Hashing(deliver: deliver) }
     }
 
-    /// The file of request `id` at `path` holds `bytes` bytes so far.
-    func filled(_ id: Int, path: String, bytes: Int64) { post(.filled(id: id, path: path, bytes: bytes)) }
+    /// The file of request `id` at `path` holds `bytes` bytes so far; it is to be tagged with
+    /// `tags` when given (the same at every call for one file).
+    func filled(_ id: Int, path: String, bytes: Int64, tagging tags: EpisodeTags? = nil) {
+        post(.filled(id: id, path: path, bytes: bytes, tags: tags))
+    }
 
     /// An attempt of request `id` writes from `offset` on (a resume, or 0 when it starts over).
     func rewinding(_ id: Int, to offset: Int64) { post(.rewinding(id: id, offset: offset)) }
 
     /// The file of request `id` at `path` is complete at `bytes`: its digest is delivered, after
-    /// `tags` were written into it when given (then the file is read whole: announce none of its pieces).
+    /// `tags` were written into it when given.
     func complete(_ id: Int, path: String, bytes: Int64, tagging tags: EpisodeTags? = nil) {
         post(.complete(id: id, path: path, bytes: bytes, tags: tags))
     }
@@ -79,8 +83,8 @@ final class FileDigester {
     /// The digests in progress, on the digester's thread (or the caller's, when there is none).
     private final class Hashing {
         let deliver: @Sendable (Int, DigestedFile) -> Void
-        /// Per request: the hasher and how many bytes of the file it has taken.
-        var files: [Int: (hasher: SHA2, taken: Int64)] = [:]
+        /// Per request: its digest so far.
+        var files: [Int: DigestInProgress] = [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
         init(deliver: @escaping @Sendable (Int, DigestedFile) -> Void) {
@@ -94,47 +98,21 @@ final class FileDigester {
         /// Carries out `job`; false for `.stop`.
         func carryOut(_ job: Job) -> Bool {
             switch job {
-            case .filled(let id, let path, let bytes):
-                take(id, path: path, upTo: bytes)
+            case .filled(let id, let path, let bytes, let tags):
+                var file = files[id].flatMap { bytes < $0.taken ? nil : $0 } ?? DigestInProgress(tagging: tags)
+                // Shorter than announced: the file started over meanwhile; the next news says how far.
+                if !file.take(path, upTo: bytes, complete: false, buffer: buffer) { file = DigestInProgress(tagging: tags) }
+                files[id] = file
             case .rewinding(let id, let offset):
                 if let file = files[id], file.taken > offset { files[id] = nil }
-            case .complete(let id, let path, let bytes, nil):
-                let complete = take(id, path: path, upTo: bytes)
-                deliver(id, DigestedFile(sha256: complete ? files[id]?.hasher.finish() : nil))
+            case .complete(let id, let path, let bytes, let tags):
+                var file = files[id].flatMap { bytes < $0.taken ? nil : $0 } ?? DigestInProgress(tagging: tags)
                 files[id] = nil
-            case .complete(let id, let path, _, let tags?):
-                files[id] = nil
-                deliver(id, DigestedFile(tagging: tags, path: path))
+                deliver(id, file.finish(path, bytes: bytes, buffer: buffer))
             case .forget(let id):
                 files[id] = nil
             case .stop:
                 return false
-            }
-            return true
-        }
-
-        /// Hashes the file's bytes from where it stopped up to `bytes` (from 0 when the file is
-        /// shorter than what was taken: it started over); false when they could not all be read.
-        @discardableResult
-        func take(_ id: Int, path: String, upTo bytes: Int64) -> Bool {
-            var file = files[id] ?? (SHA2(.sha256), 0)
-            if bytes < file.taken { file = (SHA2(.sha256), 0) }
-            defer { files[id] = file }
-            guard bytes > file.taken else { return true }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return false }
-            defer { close(descriptor) }
-            while file.taken < bytes {
-                let wanted = Int(min(Int64(buffer.count), bytes - file.taken))
-                let count = pread(descriptor, buffer.baseAddress, wanted, off_t(file.taken))
-                if count < 0 && errno == EINTR { continue }
-                // Shorter than announced: the file started over meanwhile; the next news says how far.
-                guard count > 0 else {
-                    file = (SHA2(.sha256), 0)
-                    return false
-                }
-                file.hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                file.taken += Int64(count)
             }
             return true
         }

@@ -16,7 +16,9 @@ struct EpisodeTags: Equatable, Sendable {
     var genre = "Podcast"
     /// The show notes, as the comment.
     var comment: String?
+}
 
+extension EpisodeTags {
     /// The tags of `download`'s episode, with what its feed says when it could be read.
     init(_ download: EpisodeDownload) {
         let item = download.item

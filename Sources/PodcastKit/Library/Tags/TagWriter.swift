@@ -21,12 +21,11 @@ enum TagWriter {
 
     /// Writes `tags` into the file at `path`.
     static func write(_ tags: EpisodeTags, to path: String) -> Outcome {
-        _ = configured
         guard let format = format(of: path) else {
             return .untagged("not a format podcast tags (MP3, M4A/MP4, Ogg Vorbis, Opus, FLAC)")
         }
         switch format {
-        case .mp3: return ID3Splice.write(at: path) { head in write(tags, to: head, type: TagLib_File_MPEG) }
+        case .mp3: return ID3Splice.write(at: path) { head in write(tags, toMPEG: head) }
         case .mp4: return write(tags, to: path, type: TagLib_File_MP4)
         case .vorbis: return write(tags, to: path, type: TagLib_File_OggVorbis)
         case .flac: return write(tags, to: path, type: TagLib_File_FLAC)
@@ -44,7 +43,14 @@ enum TagWriter {
         return MediaFormat.sniff(header)
     }
 
+    /// Writes `tags` into the MPEG file at `path` in place: for the first bytes of an MP3, which
+    /// `ID3Splice` then puts in front of its audio.
+    static func write(_ tags: EpisodeTags, toMPEG path: String) -> Outcome {
+        write(tags, to: path, type: TagLib_File_MPEG)
+    }
+
     private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> Outcome {
+        _ = configured
         guard let file = podcast_taglib_open(path, type) else { return .untagged("TagLib cannot open it") }
         return sized(write(tags, into: file), path)
     }
@@ -62,6 +68,7 @@ enum TagWriter {
         let named = path + ".opus"
         guard rename(path, named) == 0 else { return .untagged(SystemError.last("rename", path: named).description) }
         defer { rename(named, path) }
+        _ = configured
         guard let file = podcast_taglib_open_by_name(named) else { return .untagged("TagLib cannot open it") }
         return sized(write(tags, into: file), named)
     }
