@@ -9,7 +9,12 @@ import Testing
         let portFile = directory.path("port")
         let server = try ChildProcess(builtExecutable(named: "podcast-demo-server"), ["--port-file", portFile])
         defer { kill(server.pid, SIGTERM) }
-        let port = try await waitForPort(in: portFile)
+        guard let port = try await waitForPort(in: portFile) else {
+            kill(server.pid, SIGTERM)
+            let ended = await server.finish(within: .seconds(10))
+            Issue.record("the demo server wrote no port within 60 s (status \(ended.status), stderr: \(ended.stderr))")
+            return
+        }
         let podcast = try PodcastBinary(environment: ["PODCAST_ITUNES_URL": "http://127.0.0.1:\(port)"])
 
         let search = try await podcast.run(["search", "--json", "tones"])
@@ -43,15 +48,16 @@ import Testing
         #expect(stopped.status == 0)
     }
 
-    /// The port the server wrote, once it has (bounded: the file appears within seconds or never).
-    private func waitForPort(in path: String) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(30)
+    /// The port the server wrote, once it has; nil when it has not within 60 s (it writes it
+    /// within a second, but a machine busy with the rest of the suite can start it slowly).
+    private func waitForPort(in path: String) async throws -> Int? {
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if let text = try? String(contentsOfFile: path, encoding: .utf8), let port = Int(text) {
                 return port
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw CancellationError()
+        return nil
     }
 }
