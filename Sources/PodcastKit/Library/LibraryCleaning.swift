@@ -37,7 +37,7 @@ public struct LibraryCleaning {
         }
         let named = try store.partialPaths()
         for (path, name) in listed {
-            // One TagLib was tagging (`.part.opus`) is orphaned once nobody has touched it for a while.
+            // One an earlier version had TagLib tag in place (`.part.opus`) is orphaned once nobody has touched it for a while.
             let orphaned = (name.hasSuffix(".part") && !named.contains(path))
                 || (name.hasSuffix(".part.opus") && Self.age(path) >= OrphanedPartials.minimumAge)
                 || ProcessTemporary.isOrphaned(name: name)

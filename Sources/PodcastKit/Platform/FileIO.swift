@@ -74,10 +74,31 @@ public enum FileIO {
 
     /// Writes `contents` to a new file at `path` (replacing what a crash left there), mode 0644.
     public static func writeNewFile(_ path: String, contents: some Collection<UInt8>) throws(SystemError) {
+        try writeNewFile(path, from: [.bytes(Array(contents))])
+    }
+
+    /// What a new file is made of, in order.
+    public enum Piece: Sendable {
+        case bytes([UInt8])
+        /// A range of another file, copied inside the kernel: its bytes never pass through this
+        /// process (through a buffer where the file systems cannot do that).
+        case range(Range<Int64>, of: String)
+    }
+
+    /// Writes a new file at `path` (replacing what a crash left there), mode 0644, from `pieces`.
+    public static func writeNewFile(_ path: String, from pieces: [Piece]) throws(SystemError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
-        let bytes = Array(contents)
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes): try write(bytes, to: descriptor, path: path)
+            case .range(let range, let source): try copy(range, of: source, to: descriptor, path: path)
+            }
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
@@ -86,6 +107,39 @@ public enum FileIO {
                 throw .last("write", path: path)
             }
             offset += written
+        }
+    }
+
+    private static func copy(_ range: Range<Int64>, of source: String, to output: Int32, path: String) throws(SystemError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .last("open", path: source) }
+        defer { close(input) }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let count = podcast_copy_range(input, offset, output, range.upperBound - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                guard [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else { throw .last("copy_file_range", path: path) }
+                return try copyThroughBuffer(offset..<range.upperBound, of: (input, source), to: output, path: path)
+            }
+            guard count > 0 else { throw SystemError(call: "copy_file_range", path: source, code: EIO) }
+            offset += count
+        }
+    }
+
+    private static func copyThroughBuffer(_ range: Range<Int64>, of source: (descriptor: Int32, path: String), to output: Int32, path: String) throws(SystemError) {
+        var buffer = [UInt8](repeating: 0, count: 1024 * 1024)
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let wanted = Int(min(Int64(buffer.count), range.upperBound - offset))
+            let count = buffer.withUnsafeMutableBytes { pread(source.descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .last("pread", path: source.path)
+            }
+            guard count > 0 else { throw SystemError(call: "pread", path: source.path, code: EIO) }
+            try write(Array(buffer[..<count]), to: output, path: path)
+            offset += Int64(count)
         }
     }
 

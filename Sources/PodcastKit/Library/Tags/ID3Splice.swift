@@ -1,4 +1,3 @@
-import CFileSystem
 import Glibc
 
 /// Tags an MP3 without TagLib moving its audio. TagLib puts a new ID3v2 tag in front of a file
@@ -87,22 +86,14 @@ enum ID3Splice {
         }
     }
 
-    /// Replaces the file at `path` (complete, `size` bytes) by its tagged copy as `plan` says: the
-    /// new tag, its audio up to `audioEnd`, the trailer. The copy is made beside it and renamed
-    /// over it, so the file is either the old one or the whole new one. Returns the new size.
+    /// Replaces the file at `path` (complete) by its tagged copy as `plan` says: the new tag, its
+    /// audio up to `audioEnd`, the trailer. The copy is made beside it and renamed over it, so the
+    /// file is either the old one or the whole new one. Returns the new size.
     static func rebuild(_ path: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         let rebuilt = ProcessTemporary.path(in: folder, for: path + "\ntagged")
         defer { unlink(rebuilt) }
-        let output = open(rebuilt, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw .last("open", path: rebuilt) }
-        defer { close(output) }
-        let input = open(path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .last("open", path: path) }
-        defer { close(input) }
-        try write(plan.tag, to: output, path: rebuilt)
-        try copy(from: input, plan.oldTagLength..<audioEnd, to: output, paths: (path, rebuilt))
-        try write(plan.trailer, to: output, path: rebuilt)
+        try FileIO.writeNewFile(rebuilt, from: [.bytes(plan.tag), .range(plan.oldTagLength..<audioEnd, of: path), .bytes(plan.trailer)])
         guard rename(rebuilt, path) == 0 else { throw .last("rename", path: path) }
         return Int64(plan.tag.count) + (audioEnd - plan.oldTagLength) + Int64(plan.trailer.count)
     }
@@ -121,52 +112,6 @@ enum ID3Splice {
             }
         case .untagged(let why): return .untagged(why)
         case .needsMoreBytes: return .untagged("it is too short to tag")
-        }
-    }
-
-    private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .last("write", path: path)
-            }
-            offset += count
-        }
-    }
-
-    /// Copies `range` of `input` to `output` inside the kernel; through a buffer where the file
-    /// system cannot.
-    private static func copy(from input: Int32, _ range: Range<Int64>, to output: Int32, paths: (input: String, output: String)) throws(SystemError) {
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let count = podcast_copy_range(input, offset, output, range.upperBound - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                if [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) {
-                    return try copyThroughBuffer(from: input, offset..<range.upperBound, to: output, paths: paths)
-                }
-                throw .last("copy_file_range", path: paths.output)
-            }
-            guard count > 0 else { throw SystemError(call: "copy_file_range", path: paths.input, code: EIO) }
-            offset += count
-        }
-    }
-
-    private static func copyThroughBuffer(from input: Int32, _ range: Range<Int64>, to output: Int32, paths: (input: String, output: String)) throws(SystemError) {
-        var buffer = [UInt8](repeating: 0, count: 1024 * 1024)
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let wanted = Int(min(Int64(buffer.count), range.upperBound - offset))
-            let count = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, wanted, off_t(offset)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .last("pread", path: paths.input)
-            }
-            guard count > 0 else { throw SystemError(call: "pread", path: paths.input, code: EIO) }
-            try write(Array(buffer[..<count]), to: output, path: paths.output)
-            offset += Int64(count)
         }
     }
 }

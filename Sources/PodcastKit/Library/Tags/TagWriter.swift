@@ -26,10 +26,11 @@ enum TagWriter {
         }
         switch format {
         case .mp3: return ID3Splice.write(at: path) { head in write(tags, toMPEG: head) }
-        case .mp4: return write(tags, to: path, type: TagLib_File_MP4)
-        case .vorbis: return write(tags, to: path, type: TagLib_File_OggVorbis)
-        case .flac: return write(tags, to: path, type: TagLib_File_FLAC)
-        case .opus: return writeOpus(tags, to: path)
+        case .mp4: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_MP4) }
+        case .vorbis: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_OggVorbis) }
+        case .flac: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_FLAC) }
+        // TagLib 1.13's C API has no Opus type: it chooses by the extension, which the copy has.
+        case .opus: return inCopy(of: path, fileExtension: "opus") { write(tags, toNamed: $0) }
         }
     }
 
@@ -52,25 +53,33 @@ enum TagWriter {
     private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> Outcome {
         _ = configured
         guard let file = podcast_taglib_open(path, type) else { return .untagged("TagLib cannot open it") }
-        return sized(write(tags, into: file), path)
+        return write(tags, into: file)
     }
 
-    /// `outcome` with the file's size after TagLib changed it in place.
-    private static func sized(_ outcome: Outcome, _ path: String) -> Outcome {
-        guard case .tagged = outcome else { return outcome }
-        return .tagged(sha256: nil, bytes: FileIO.regularFileSize(path) ?? 0)
-    }
-
-    /// TagLib 1.13's C API has no Opus type and chooses by extension: the partial file (which has
-    /// none) takes `.opus` for as long as TagLib works on it. A crash meanwhile leaves it under
-    /// that name, where no record points: the download starts over and `podcast clean` removes it.
-    private static func writeOpus(_ tags: EpisodeTags, to path: String) -> Outcome {
-        let named = path + ".opus"
-        guard rename(path, named) == 0 else { return .untagged(SystemError.last("rename", path: named).description) }
-        defer { rename(named, path) }
+    private static func write(_ tags: EpisodeTags, toNamed path: String) -> Outcome {
         _ = configured
-        guard let file = podcast_taglib_open_by_name(named) else { return .untagged("TagLib cannot open it") }
-        return sized(write(tags, into: file), named)
+        guard let file = podcast_taglib_open_by_name(path) else { return .untagged("TagLib cannot open it") }
+        return write(tags, into: file)
+    }
+
+    /// Tags a copy of the file at `path` (made inside the kernel) with `tag`, then renames it over
+    /// the file: TagLib rewrites the files it tags in place, and a crash meanwhile would leave a
+    /// file that is neither as served nor tagged, which nothing would notice. Now it leaves a
+    /// temporary file that `podcast clean` removes.
+    private static func inCopy(of path: String, fileExtension: String? = nil, _ tag: (String) -> Outcome) -> Outcome {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        let copy = ProcessTemporary.path(in: folder, for: path + "\ntagged copy", fileExtension: fileExtension)
+        defer { unlink(copy) }
+        do {
+            guard let size = FileIO.regularFileSize(path) else { throw SystemError(call: "stat", path: path, code: ENOENT) }
+            try FileIO.writeNewFile(copy, from: [.range(0..<size, of: path)])
+        } catch {
+            return .untagged("\(error)")
+        }
+        let outcome = tag(copy)
+        guard case .tagged = outcome else { return outcome }
+        guard rename(copy, path) == 0 else { return .untagged(SystemError.last("rename", path: path).description) }
+        return .tagged(sha256: nil, bytes: FileIO.regularFileSize(path) ?? 0)
     }
 
     /// Sets every tag and saves; frees `file` in any case.
