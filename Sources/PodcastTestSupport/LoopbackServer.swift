@@ -33,6 +33,9 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [RecordedRequest] { core.requests }
 
+    /// The most requests that were ever being answered at once.
+    public var peakRequestsInFlight: Int { core.peakRequestsInFlight }
+
     /// How many requests arrived for `path`, ignoring query strings.
     public func requestCount(path: String) -> Int {
         core.requests.count { $0.path == path }

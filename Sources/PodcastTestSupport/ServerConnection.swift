@@ -44,6 +44,7 @@ struct ServerConnection {
             head = parsed
         }
         let request = core.record(head, connection: ordinal)
+        defer { core.answered() }
         if head.hasTransferCoding {
             // Nothing under test uploads chunked bodies; refusing and closing is simpler than decoding them.
             return try deliver(.text(501, "chunked request bodies are not supported\n"), method: head.method, minorVersion: head.minorVersion, keepAlive: false)

@@ -15,6 +15,9 @@ final class ServerCore: Sendable {
         var requests: [RecordedRequest] = []
         var openConnections: Set<SocketDescriptor> = []
         var acceptedConnections = 0
+        /// Requests whose answer is still being written, and the most there ever were at once.
+        var requestsInFlight = 0
+        var peakRequestsInFlight = 0
         var isStopped = false
     }
 
@@ -60,7 +63,13 @@ final class ServerCore: Sendable {
         state.withLock { $0.requests }
     }
 
-    /// Logs a request and gives it the next arrival index.
+    /// The most requests that were ever being answered at once: the client's concurrency as the
+    /// server saw it (a limit on connections per host can be no lower).
+    var peakRequestsInFlight: Int {
+        state.withLock { $0.peakRequestsInFlight }
+    }
+
+    /// Logs a request and gives it the next arrival index; it is in flight until `answered`.
     func record(_ head: HTTPRequestHead, connection: Int) -> RecordedRequest {
         state.withLock { state in
             let request = RecordedRequest(
@@ -68,8 +77,15 @@ final class ServerCore: Sendable {
                 method: head.method, target: head.target, headers: head.headers
             )
             state.requests.append(request)
+            state.requestsInFlight += 1
+            state.peakRequestsInFlight = max(state.peakRequestsInFlight, state.requestsInFlight)
             return request
         }
+    }
+
+    /// A recorded request's answer was written, or its connection ended.
+    func answered() {
+        state.withLock { $0.requestsInFlight -= 1 }
     }
 
     private var isStopped: Bool {

@@ -150,4 +150,28 @@ import Testing
         let result = try await PodcastBinary().run(["download", "1", "--max-per-host", "0"])
         #expect(result.status == 64)
     }
+
+    /// `max-per-host` caps how many requests one server is answering at once, as the server
+    /// counts them: from the flag, and from the configuration file's key.
+    @Test(arguments: [(["--max-per-host", "1"], "", 1), ([], "max-per-host = 3\n", 3)])
+    func maxPerHostCapsTheRequestsOneServerAnswersAtOnce(flags: [String], configuration: String, limit: Int) async throws {
+        let server = try LoopbackServer()
+        var items: [LibraryScenario.Item] = []
+        for number in 1...4 {
+            // 0.3 s each: long enough to overlap when the limit lets them.
+            let media = ResumeScenario.media(seed: UInt64(number), size: 120_000)
+            server.setRoute("/episode\(number).mp3", .slow(
+                body: media, chunkSize: 20_000, interval: .milliseconds(50), headers: [("Content-Type", "audio/mpeg")]))
+            items.append(LibraryScenario.Item(
+                title: "Episode \(number)", guid: "e\(number)", date: "Mon, 0\(number + 1) Nov 2026 08:00:00 GMT",
+                enclosure: server.url("/episode\(number).mp3"), length: media.count))
+        }
+        LibraryScenario.serveFeed(items, on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: configuration)
+        let result = try await podcast.run(["download", "all", "--concurrency", "4"] + flags)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.filter { $0.path.hasSuffix(".mp3") }.count == 4)
+        // Four downloads of 0.3 s asked for at once: exactly the limit run together.
+        #expect(server.peakRequestsInFlight == limit)
+    }
 }
