@@ -53,7 +53,9 @@ install-files:
 man:
 	$(SWIFT) package generate-manual
 	# A blank line is no mdoc: it becomes a paragraph break, so `man` renders the page without warnings.
-	sed 's/^$$/.Pp/' .build/plugins/GenerateManual/outputs/podcast/podcast.1 >man/podcast.1
+	# The hidden `worker` command (the background worker's entry point) is no command for people.
+	sed -e 's/^$$/.Pp/' -e '/^\.It Em worker$$/,/^\.It Em /{/^\.It Em worker$$/d;/^\.It Em /!d;}' \
+		.build/plugins/GenerateManual/outputs/podcast/podcast.1 >man/podcast.1
 
 clean:
 	rm -rf .build
