@@ -20,9 +20,8 @@ let package = Package(
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
-        // sync_file_range(2) and renameat2(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
+        // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
-        // SHA-256 with the processor's SHA extensions, for digests computed while a file is written.
         // SHA-2 from libcrypto (OpenSSL), which libcurl already loads.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
 

@@ -51,8 +51,8 @@ import Testing
     }
 
     /// MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each) with varied payloads,
-    /// after an ID3v2 tag of `tagBytes` bytes when not 0, and an ID3v1 tag at the end.
-    static func mp3(frames: Int, tagBytes: Int, seed: UInt8) -> Data {
+    /// after an ID3v2 tag of `tagBytes` bytes when not 0, and an ID3v1 tag at the end when asked.
+    static func mp3(frames: Int, tagBytes: Int, trailer: Bool = true, seed: UInt8) -> Data {
         var data = Data()
         if tagBytes > 0 {
             let size = tagBytes - 10
@@ -63,15 +63,54 @@ import Testing
             data += [0xFF, 0xFB, 0x90, 0x64]
             data += (0..<413).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ frame &* 7 &+ Int(seed)) }
         }
-        return data + Data("TAG".utf8) + Data(repeating: UInt8(ascii: "x"), count: 125)
+        return trailer ? data + Data("TAG".utf8) + Data(repeating: UInt8(ascii: "x"), count: 125) : data
     }
 
     static let tags = EpisodeTags(title: "Ünïcode — Title", album: "Show", artist: "Host", year: 2026, track: 7, comment: "Notes")
 
-    /// An MP3 to be tagged is hashed as it arrives, as it will be once tagged: the digest
-    /// delivered is the tagged file's, whose audio is the served audio between TagLib's tags;
-    /// a start over with other bytes begins the plan again.
-    @Test func anMP3IsHashedAsItWillBeOnceTaggedAndStartsOverCleanly() throws {
+    /// The tagged copy `file` names: its digest is the one delivered, its audio the served audio
+    /// (`audio`) between TagLib's two tags; the served file at `path` is as it was.
+    static func expectTaggedCopy(_ file: DigestedFile, of served: Data, audio: Range<Int>, at path: String) throws {
+        guard case .tagged(let copy)? = file.tagging else {
+            Issue.record("not tagged: \(String(describing: file.tagging))")
+            return
+        }
+        let tagged = try Data(contentsOf: URL(filePath: copy.path))
+        var expected = SHA2(.sha256)
+        tagged.withUnsafeBytes { expected.update($0) }
+        #expect(copy.sha256 == expected.finish())
+        #expect(copy.bytes == Int64(tagged.count))
+        let newTag = Int(ID3Splice.tagLength(Array(tagged.prefix(10))))
+        #expect(newTag > 0)
+        #expect(tagged.subdata(in: newTag..<tagged.count - 128) == served.subdata(in: audio), "the audio as served")
+        #expect(tagged.suffix(128).starts(with: Data("TAG".utf8)), "TagLib's ID3v1 tag")
+        #expect(try Data(contentsOf: URL(filePath: path)) == served, "the served file is never changed")
+        unlink(copy.path)
+    }
+
+    /// An MP3 to be tagged is hashed as it arrives, as its tagged copy will be: with and without
+    /// an old ID3v2 tag and an old ID3v1 tag, in one piece or many, and under 64 KiB (planned
+    /// when complete).
+    @Test(arguments: [(2_048, true, 600), (0, true, 600), (2_048, false, 600), (0, false, 600), (600, true, 40)])
+    func anMP3IsHashedAsItsTaggedCopyWillBe(tagBytes: Int, trailer: Bool, frames: Int) throws {
+        let directory = try TemporaryDirectory(prefix: "digester")
+        let path = directory.path("episode.part")
+        let served = Self.mp3(frames: frames, tagBytes: tagBytes, trailer: trailer, seed: 2)
+        let delivered = Mutex<DigestedFile?>(nil)
+        let digester = FileDigester { _, file in delivered.withLock { $0 = file } }
+        for piece in [70_000, 200_000] where piece < served.count {
+            try served.prefix(piece).write(to: URL(filePath: path))
+            digester.filled(1, path: path, bytes: Int64(piece), tagging: Self.tags)
+        }
+        try served.write(to: URL(filePath: path))
+        digester.complete(1, path: path, bytes: Int64(served.count), tagging: Self.tags)
+        digester.shutdown()
+        let file = try #require(delivered.withLock { $0 })
+        try Self.expectTaggedCopy(file, of: served, audio: tagBytes..<(served.count - (trailer ? 128 : 0)), at: path)
+    }
+
+    /// A start over with other bytes, after the plan was made from the first ones, plans again.
+    @Test func aStartOverPlansAgain() throws {
         let directory = try TemporaryDirectory(prefix: "digester")
         let path = directory.path("episode.part")
         let old = Self.mp3(frames: 300, tagBytes: 0, seed: 1)
@@ -80,26 +119,14 @@ import Testing
         let digester = FileDigester { _, file in delivered.withLock { $0 = file } }
         try old.prefix(100_000).write(to: URL(filePath: path))
         digester.filled(1, path: path, bytes: 100_000, tagging: Self.tags)
-        // It started over with another file, which arrives in three pieces.
         try served.prefix(70_000).write(to: URL(filePath: path))
         digester.rewinding(1, to: 0)
         digester.filled(1, path: path, bytes: 70_000, tagging: Self.tags)
-        try served.prefix(200_000).write(to: URL(filePath: path))
-        digester.filled(1, path: path, bytes: 200_000, tagging: Self.tags)
         try served.write(to: URL(filePath: path))
         digester.complete(1, path: path, bytes: Int64(served.count), tagging: Self.tags)
         digester.shutdown()
         let file = try #require(delivered.withLock { $0 })
-        let tagged = try Data(contentsOf: URL(filePath: path))
-        var expected = SHA2(.sha256)
-        tagged.withUnsafeBytes { expected.update($0) }
-        #expect(file.sha256 == expected.finish())
-        #expect(file.tagging == .tagged(sha256: file.sha256, bytes: Int64(tagged.count)))
-        let newTag = Int(ID3Splice.tagLength(Array(tagged.prefix(10))))
-        #expect(newTag > 0)
-        #expect(tagged.subdata(in: newTag..<tagged.count - 128) == served.subdata(in: 2_048..<served.count - 128), "the audio as served")
-        #expect(tagged.suffix(128).starts(with: Data("TAG".utf8)))
-        #expect(tagged.suffix(128) != served.suffix(128), "TagLib's ID3v1 tag in place of the old one")
+        try Self.expectTaggedCopy(file, of: served, audio: 2_048..<(served.count - 128), at: path)
     }
 
     /// Bytes TagLib is not asked to tag are delivered as served, with the reason.
@@ -119,5 +146,6 @@ import Testing
         #expect(file.sha256 == expected.finish())
         #expect(file.tagging == .untagged("not a format podcast tags (MP3, M4A/MP4, Ogg Vorbis, Opus, FLAC)"))
         #expect(try Data(contentsOf: URL(filePath: path)) == served)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["episode.part"], "no copy left")
     }
 }

@@ -30,11 +30,16 @@ import Testing
         try write(partials + "/orphan.part", bytes: 1_000, age: 3_600)
         try write(partials + "/fresh.part", bytes: 10, age: 0)
         try write(partials + "/notes.txt", bytes: 10, age: 3_600)
+        // A tagged copy a killed process left (of any age), and one this process is writing.
+        let ours = ProcessTemporary.path(in: partials, for: "named.part\ntagged", fileExtension: "opus")
+        let killed = ours.replacingOccurrences(of: ".\(getpid()).tmp", with: ".4194305.tmp")
+        try write(ours, bytes: 10, age: 0)
+        try write(killed, bytes: 500, age: 0)
 
         let removed = try OrphanedPartials.sweep(partials, store: store)
-        #expect(removed.files == 1 && removed.bytes == 1_000)
+        #expect(removed.files == 2 && removed.bytes == 1_500)
         let left = try FileManager.default.contentsOfDirectory(atPath: partials).sorted()
-        #expect(left == ["fresh.part", "named.part", "notes.txt"])
+        #expect(left == [String(ours.dropFirst(partials.count + 1)), "fresh.part", "named.part", "notes.txt"].sorted())
     }
 
     @Test func aMissingFolderHasNothingToSweep() throws {

@@ -1,10 +1,10 @@
 import Glibc
 
 /// One file's SHA-256 while its bytes arrive, on the `FileDigester`'s thread: of the bytes as
-/// served, or, for an MP3 to be tagged, of the file as it will be once tagged (TagLib's new ID3v2
-/// tag, the served audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes). Then
+/// served, or, for an MP3 to be tagged, of its tagged copy as it will be (TagLib's new ID3v2 tag,
+/// the served audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes). Then
 /// tagging a complete file costs a copy inside the kernel, not a second read and digest of all of
-/// it. Other formats are tagged in place when complete, then read whole.
+/// it. Other formats are tagged on a copy when complete, which is then read whole.
 struct DigestInProgress {
     /// What the digest is of.
     private enum Layout {
@@ -12,9 +12,9 @@ struct DigestInProgress {
         case served
         /// To be tagged, but which way is not known yet: too few bytes to tell.
         case undecided(EpisodeTags)
-        /// An MP3 as it will be once tagged.
+        /// An MP3's tagged copy, as it will be.
         case spliced(ID3Splice.Plan)
-        /// Tagged in place once complete (not an MP3), then read whole.
+        /// Tagged on a copy once complete (not an MP3), which is then read whole.
         case taggedWhenComplete(EpisodeTags)
     }
 
@@ -42,28 +42,42 @@ struct DigestInProgress {
         }
     }
 
-    /// The file at `path`, complete at `bytes`: its digest as it now is on disk, after the tags
-    /// were written when asked.
+    /// The file at `path`, complete at `bytes`: its digest, or its tagged copy's with the copy
+    /// when tags were asked for and could be written.
     mutating func finish(_ path: String, bytes: Int64, buffer: UnsafeMutableRawBufferPointer) -> DigestedFile {
         let read = take(path, upTo: bytes, complete: true, buffer: buffer)
         switch layout {
         case .undecided(let tags), .taggedWhenComplete(let tags):
-            return DigestedFile(tagging: tags, path: path)
+            return Self.tagged(path, with: tags)
         case .served:
             return DigestedFile(sha256: read ? hasher.finish() : nil, tagging: untagged.map(TagWriter.Outcome.untagged))
         case .spliced(let plan):
+            let tagged = TagWriter.taggedPath(of: path)
             do {
                 let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
                 let audioEnd = plan.audioEnd(size: bytes, tail: tail)
-                let complete = self.read(path, upTo: audioEnd, buffer: buffer)
+                // Bytes taken past the audio's end (a file that ended early) would be in the digest.
+                let complete = audioEnd >= taken && self.read(path, upTo: audioEnd, buffer: buffer)
                 plan.trailer.withUnsafeBytes { hasher.update($0) }
-                let size = try ID3Splice.rebuild(path, as: plan, audioEnd: audioEnd)
-                let sha256 = complete ? hasher.finish() : try? SHA2.digest(ofFile: path, .sha256)
-                return DigestedFile(sha256: sha256, tagging: .tagged(sha256: sha256, bytes: size))
+                let size = try ID3Splice.build(tagged, from: path, as: plan, audioEnd: audioEnd)
+                let sha256 = complete ? hasher.finish() : try? SHA2.digest(ofFile: tagged, .sha256)
+                return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: tagged, bytes: size, sha256: sha256)))
             } catch {
-                // The file is as served (the rebuild replaces it only when whole).
+                unlink(tagged)
                 return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
             }
+        }
+    }
+
+    /// The file at `path` tagged with `tags` on a copy (or not, and why), with the digest of what
+    /// goes into place: the copy's, else the file's.
+    private static func tagged(_ path: String, with tags: EpisodeTags) -> DigestedFile {
+        switch TagWriter.write(tags, to: path) {
+        case .tagged(var file):
+            file.sha256 = file.sha256 ?? (try? SHA2.digest(ofFile: file.path, .sha256))
+            return DigestedFile(sha256: nil, tagging: .tagged(file))
+        case .untagged(let why):
+            return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged(why))
         }
     }
 

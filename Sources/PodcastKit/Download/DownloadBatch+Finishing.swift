@@ -5,16 +5,22 @@ extension DownloadBatch {
     /// feed's digest, tagged when asked (the checks apply to the bytes as served, before tags), its
     /// data synced, then one transaction places every file and records it with its size and
     /// SHA-256, then each folder is synced once (no syncs on a file system in memory). A crash
-    /// between placing and recording leaves a file that the next run recognizes in place. Then the
-    /// file a re-fetched episode had under another name goes, and its companions are started.
+    /// between placing and recording leaves a file that the next run recognizes in place. A tagged
+    /// copy goes into place instead of the partial file, which is removed only once that is
+    /// recorded: until then the partial file is the one its record describes. Then the file a
+    /// re-fetched episode had under another name goes, and its companions are started.
     func finish(_ completed: [(done: CompletedTransfer, file: DigestedFile)], report: (DownloadUpdate) -> Void) {
         guard !completed.isEmpty else { return }
+        // The tagged copies made for these files: by the end each is in place or removed.
+        var copies = completed.compactMap { if case .tagged(let copy)? = $0.file.tagging { copy.path } else { nil } }
+        defer { for copy in copies { unlink(copy) } }
         var placing: [(done: CompletedTransfer, file: FinishedFile)] = []
         for (done, digested) in completed {
             guard let download = active[done.id] else { continue }
             do {
                 guard let file = try checkedFile(download, done, digested, report: report) else { continue }
-                if syncsToDisk { try FileIO.syncData(download.partialPath) }
+                if file.source != download.partialPath { copies.append(file.source) }
+                if syncsToDisk { try FileIO.syncData(file.source) }
                 try placement.makeFolder(download.folder)
                 placing.append((done, file))
             } catch {
@@ -22,26 +28,36 @@ extension DownloadBatch {
             }
         }
         var placed: [(id: Int, path: String, replaced: String?)] = []
+        var recorded: Set<Int> = []
         do {
             try store.transaction {
                 for (done, file) in placing {
                     guard let download = active[done.id] else { continue }
                     let replaced = download.record.path
-                    let path = try placement.moveIntoPlace(download, store: store)
+                    let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     active[done.id]?.placed(at: path, by: done, file: file)
                     if let record = active[done.id]?.record { try store.saveDownloaded(record) }
                     placed.append((done.id, path, replaced == path ? nil : replaced))
                 }
             }
+            recorded = Set(placed.map(\.id))
         } catch {
             // The files placed before the failure are in place; their records went with the rollback.
             for (id, path, _) in placed {
-                guard let download = active[id], let problem = save(download.record) else { continue }
+                guard let download = active[id] else { continue }
+                guard let problem = save(download.record) else {
+                    recorded.insert(id)
+                    continue
+                }
                 report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
             }
             for (done, _) in placing where !placed.contains(where: { $0.id == done.id }) {
                 perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
             }
+        }
+        for (done, file) in placing where recorded.contains(done.id) {
+            guard let partial = active[done.id]?.partialPath, file.source != partial else { continue }
+            unlink(partial)
         }
         if syncsToDisk {
             for folder in Set(placed.compactMap { active[$0.id]?.folder }) {
@@ -69,9 +85,9 @@ extension DownloadBatch {
 
     /// The completed file checked against the feed's `podcast:integrity` digest (from the
     /// SHA-256 the `FileDigester` took, when that is the algorithm; else read again), then tagged
-    /// when asked: its size and SHA-256 as it will be on disk. Nil when it does not match the
+    /// when asked: what goes into place, with its size and SHA-256. Nil when it does not match the
     /// feed's digest: the episode's machine was told, and fetches it again or fails. Without a
-    /// feed's digest to check first, the digester already wrote the tags (`tagsForDigester`).
+    /// feed's digest to check first, the digester already tagged a copy (`tagsForDigester`).
     private func checkedFile(
         _ download: EpisodeDownload, _ done: CompletedTransfer, _ digested: DigestedFile, report: (DownloadUpdate) -> Void
     ) throws -> FinishedFile? {
@@ -90,16 +106,16 @@ extension DownloadBatch {
             tagging = TagWriter.write(EpisodeTags(download), to: path)
         }
         switch tagging {
-        case .tagged(let digest, let bytes)?:
-            // Tags change the file: what verify checks is the file as it is on disk.
-            return FinishedFile(bytes: bytes, sha256: SHA2.hex(try digest ?? SHA2.digest(ofFile: path, .sha256)))
+        case .tagged(let copy)?:
+            let digest = try copy.sha256 ?? SHA2.digest(ofFile: copy.path, .sha256)
+            return FinishedFile(bytes: copy.bytes, sha256: SHA2.hex(digest), source: copy.path)
         case .untagged(let why)?:
             report(.warning(download.item, "kept untagged: \(why)"))
         case nil:
             break
         }
         let digest = try served ?? SHA2.digest(ofFile: path, .sha256)
-        return FinishedFile(bytes: done.bytes, sha256: SHA2.hex(digest))
+        return FinishedFile(bytes: done.bytes, sha256: SHA2.hex(digest), source: path)
     }
 
     /// Removes the file a re-fetched episode had under another name (the template or its values
@@ -119,12 +135,27 @@ extension EpisodeDownload {
     var tagsForDigester: EpisodeTags? { filing.settings.tag && item.entry.integrity == nil ? EpisodeTags(self) : nil }
 }
 
+extension EpisodeTags {
+    /// The tags of `download`'s episode, with what its feed says when it could be read.
+    init(_ download: EpisodeDownload) {
+        let item = download.item
+        title = item.entry.title
+        album = item.podcastTitle
+        artist = download.filing.show?.author
+        year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
+        track = download.filing.episode?.episodeNumber
+        comment = download.filing.episode?.description
+    }
+}
+
 /// A finished file as it is on disk once checked and tagged: what `podcast verify` checks it against.
 struct FinishedFile: Equatable {
     /// Its size.
     var bytes: Int64
     /// Its SHA-256, lowercase hex.
     var sha256: String
+    /// The file that goes into place: the partial file, or its tagged copy.
+    var source: String
 }
 
 extension DownloadRecord {

@@ -34,12 +34,12 @@ struct EpisodePlacement {
         return exists
     }
 
-    /// Gives `download`'s partial file the first of its preferred name, `name (2)`, `name (3)`, …
+    /// Gives `download`'s finished file at `partial` (the partial file, or its tagged copy) the first of its preferred name, `name (2)`, `name (3)`, …
     /// that is free (or this episode's own, by `store`: a file fetched again replaces its old copy
     /// at once, by a rename). The move never replaces another file, so two processes finishing
     /// episodes with the same name cannot overwrite each other's file.
-    func moveIntoPlace(_ download: EpisodeDownload, store: StateStore) throws -> String {
-        let (partial, item) = (download.partialPath, download.item)
+    func moveIntoPlace(_ download: EpisodeDownload, from partial: String, store: StateStore) throws -> String {
+        let item = download.item
         var attempt = 1
         while true {
             let name = download.filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")

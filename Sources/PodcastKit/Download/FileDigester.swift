@@ -15,8 +15,8 @@ import Glibc
 /// digests come back through `deliver`.
 final class FileDigester {
     private enum Job: Sendable {
-        /// The file of request `id` holds `bytes` bytes (fewer than before: it started over); it
-        /// is to be tagged with `tags` when given.
+        /// The file of request `id` holds `bytes` bytes (fewer than it held before when it started
+        /// over); it is to be tagged with `tags` when given.
         case filled(id: Int, path: String, bytes: Int64, tags: EpisodeTags?)
         /// An attempt writes from `offset` on: bytes past it, hashed or not, are gone.
         case rewinding(id: Int, offset: Int64)
@@ -121,25 +121,10 @@ final class FileDigester {
 
 /// A complete file as the `FileDigester` leaves it.
 struct DigestedFile: Sendable, Equatable {
-    /// The SHA-256 of the file as it now is on disk; nil when it could not be read (the batch's
-    /// finishing reads it again, and reports what fails).
+    /// The SHA-256 of the file as served, when it goes into place as it is; nil when it could not
+    /// be read (the batch's finishing reads it again, and reports what fails) or when a tagged
+    /// copy goes instead (its digest is in `tagging`).
     var sha256: [UInt8]?
-    /// What writing the tags did, when they were asked for (with the tagged file's digest).
+    /// What writing the tags did, when they were asked for.
     var tagging: TagWriter.Outcome?
-
-    init(sha256: [UInt8]?, tagging: TagWriter.Outcome? = nil) {
-        self.sha256 = sha256
-        self.tagging = tagging
-    }
-
-    /// The file at `path` after `tags` were written into it (or not, and why), with its digest.
-    init(tagging tags: EpisodeTags, path: String) {
-        switch TagWriter.write(tags, to: path) {
-        case .tagged(let digest, let bytes):
-            let sha256 = digest ?? (try? SHA2.digest(ofFile: path, .sha256))
-            self.init(sha256: sha256, tagging: .tagged(sha256: sha256, bytes: bytes))
-        case .untagged(let why):
-            self.init(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged(why))
-        }
-    }
 }

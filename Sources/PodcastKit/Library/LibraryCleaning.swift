@@ -44,8 +44,8 @@ public struct LibraryCleaning {
             if orphaned { remove(path, into: &outcome) }
         }
         // Temporary files beside companions and playlists, in every folder podcast wrote into.
-        var folders = Set(records.compactMap { $0.path.map(Self.folder) })
-        folders.formUnion(files.map { Self.folder($0.path) })
+        var folders = Set(records.compactMap { $0.path.map(FileIO.folder(of:)) })
+        folders.formUnion(files.map { FileIO.folder(of: $0.path) })
         for folder in folders.sorted() {
             for name in (try? FileIO.names(in: folder)) ?? [] where ProcessTemporary.isOrphaned(name: name) {
                 remove(folder + "/" + name, into: &outcome)
@@ -68,10 +68,6 @@ public struct LibraryCleaning {
         guard unlink(path) == 0 else { return }
         outcome.files.append(path)
         outcome.bytes += size
-    }
-
-    private static func folder(_ path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     }
 
     /// Seconds since the file at `path` was last written.

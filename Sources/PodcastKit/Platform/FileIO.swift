@@ -77,6 +77,11 @@ public enum FileIO {
         try writeNewFile(path, from: [.bytes(Array(contents))])
     }
 
+    /// The folder of the file at `path` (`.` for a bare name).
+    public static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    }
+
     /// What a new file is made of, in order.
     public enum Piece: Sendable {
         case bytes([UInt8])
@@ -122,7 +127,8 @@ public enum FileIO {
                 guard [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else { throw .last("copy_file_range", path: path) }
                 return try copyThroughBuffer(offset..<range.upperBound, of: (input, source), to: output, path: path)
             }
-            guard count > 0 else { throw SystemError(call: "copy_file_range", path: source, code: EIO) }
+            // Some file systems (FUSE, network ones) stop short: the buffer finds out whether the file does.
+            guard count > 0 else { return try copyThroughBuffer(offset..<range.upperBound, of: (input, source), to: output, path: path) }
             offset += count
         }
     }

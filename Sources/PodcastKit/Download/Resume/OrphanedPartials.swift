@@ -2,7 +2,8 @@ import Glibc
 
 /// Partial files that no record names any more (a reset or lost state store, a crash between
 /// deleting a record and its file, an older layout's names) can never be continued: nothing
-/// would ever remove them. A batch sweeps its partial folder of them before it starts.
+/// would ever remove them. A batch sweeps its partial folder of them before it starts, and of the
+/// temporary files (tagged copies, heads for TagLib) that a process killed meanwhile left there.
 enum OrphanedPartials {
     /// A partial file younger than this is left alone, whatever the store says: belt and braces
     /// against a process that is creating one right now.
@@ -14,18 +15,20 @@ enum OrphanedPartials {
     /// cannot belong to a claim in progress.
     static func sweep(_ directory: String, store: StateStore, now: time_t = time(nil)) throws(StoreError) -> (files: Int, bytes: Int64) {
         guard let names = try? FileIO.names(in: directory) else { return (0, 0) }
-        let candidates = names.filter { $0.hasSuffix(".part") }.map { directory + "/" + $0 }
-        guard !candidates.isEmpty else { return (0, 0) }
-        let named = try store.partialPaths()
         var removed = (files: 0, bytes: Int64(0))
-        for path in candidates where !named.contains(path) {
+        func remove(_ path: String, olderThan age: Int) {
             var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, now - info.st_mtim.tv_sec >= minimumAge else { continue }
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, now - info.st_mtim.tv_sec >= age else { return }
             if unlink(path) == 0 {
                 removed.files += 1
                 removed.bytes += Int64(info.st_size)
             }
         }
+        for name in names where ProcessTemporary.isOrphaned(name: name) { remove(directory + "/" + name, olderThan: 0) }
+        let candidates = names.filter { $0.hasSuffix(".part") }.map { directory + "/" + $0 }
+        guard !candidates.isEmpty else { return removed }
+        let named = try store.partialPaths()
+        for path in candidates where !named.contains(path) { remove(path, olderThan: minimumAge) }
         return removed
     }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The tags a finished episode gets with `--tag`: what media apps show and sort by.
 struct EpisodeTags: Equatable, Sendable {
     /// The episode's title.
@@ -16,17 +14,4 @@ struct EpisodeTags: Equatable, Sendable {
     var genre = "Podcast"
     /// The show notes, as the comment.
     var comment: String?
-}
-
-extension EpisodeTags {
-    /// The tags of `download`'s episode, with what its feed says when it could be read.
-    init(_ download: EpisodeDownload) {
-        let item = download.item
-        title = item.entry.title
-        album = item.podcastTitle
-        artist = download.filing.show?.author
-        year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
-        track = download.filing.episode?.episodeNumber
-        comment = download.filing.episode?.description
-    }
 }

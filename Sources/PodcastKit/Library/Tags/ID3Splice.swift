@@ -3,12 +3,12 @@ import Glibc
 /// Tags an MP3 without TagLib moving its audio. TagLib puts a new ID3v2 tag in front of a file
 /// by shifting everything after it 1 KiB at a time: seconds for a 64 MiB episode. Here TagLib tags
 /// a copy of the file's first bytes (its old tag and some audio), which gives the `Plan`: the new
-/// tag to put in place of the old one, and the ID3v1 tag to end the file with. The file is then
-/// rebuilt once, the audio copied by the kernel.
+/// tag to put in place of the old one, and the ID3v1 tag to end the file with. The tagged file is
+/// then built once beside the served one, the audio copied by the kernel.
 ///
 /// The plan needs only the first bytes, so the `FileDigester` makes it while the rest still
-/// arrives and hashes the file as it will be once tagged; the rebuild waits for the complete,
-/// checked file.
+/// arrives and hashes the file as it will be once tagged; the tagged file waits for the complete,
+/// checked one.
 enum ID3Splice {
     /// Audio copied with the old tag for TagLib to work on: enough for it to find the first frames.
     static let headAudioBytes: Int64 = 64 * 1024
@@ -33,7 +33,7 @@ enum ID3Splice {
         }
     }
 
-    /// Why a plan cannot be made yet, or at all.
+    /// The plan, or why it cannot be made yet, or at all.
     enum Planning: Equatable {
         case planned(Plan)
         /// The file holds too few bytes to plan from; ask again with more.
@@ -53,10 +53,11 @@ enum ID3Splice {
     }
 
     /// Plans tagging the MP3 at `path`, which holds `available` bytes (all of it when `complete`),
-    /// through `tag`, which runs TagLib on the path of a copy of the file's first bytes. Until
+    /// through `tag`, which runs TagLib on the path of a copy of the file's first bytes (nil when
+    /// it wrote the tags, else why not). Until
     /// then the file has to hold its old tag, `headAudioBytes` of audio and a possible ID3v1 tag
     /// more, so that no byte TagLib sees can still change or turn out to be that trailer.
-    static func plan(_ path: String, available: Int64, complete: Bool, tag: (String) -> TagWriter.Outcome) -> Planning {
+    static func plan(_ path: String, available: Int64, complete: Bool, tag: (String) -> String?) -> Planning {
         do {
             let oldTag = tagLength(try FileIO.bytes(of: path, in: 0..<min(10, available)))
             let audioEnd: Int64
@@ -69,12 +70,12 @@ enum ID3Splice {
                 audioEnd = available - trailerBytes
             }
             let headEnd = min(oldTag + headAudioBytes, audioEnd)
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-            let head = ProcessTemporary.path(in: folder, for: path + "\ntag head")
+            let head = ProcessTemporary.path(in: FileIO.folder(of: path), for: path + "\ntag head")
             defer { unlink(head) }
             try FileIO.writeNewFile(head, contents: try FileIO.bytes(of: path, in: 0..<headEnd))
-            if case .untagged(let why) = tag(head) { return .untagged(why) }
-            let tagged = try FileIO.bytes(of: head, in: 0..<(FileIO.regularFileSize(head) ?? 0))
+            if let why = tag(head) { return .untagged(why) }
+            guard let headSize = FileIO.regularFileSize(head) else { throw SystemError(call: "stat", path: head, code: ENOENT) }
+            let tagged = try FileIO.bytes(of: head, in: 0..<headSize)
             let newTag = Int(tagLength(Array(tagged.prefix(10))))
             let audioInHead = Int(headEnd - oldTag)
             let trailer = tagged.count == newTag + audioInHead + Int(trailerBytes) ? Array(tagged.suffix(Int(trailerBytes))) : []
@@ -86,28 +87,26 @@ enum ID3Splice {
         }
     }
 
-    /// Replaces the file at `path` (complete) by its tagged copy as `plan` says: the new tag, its
-    /// audio up to `audioEnd`, the trailer. The copy is made beside it and renamed over it, so the
-    /// file is either the old one or the whole new one. Returns the new size.
-    static func rebuild(_ path: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        let rebuilt = ProcessTemporary.path(in: folder, for: path + "\ntagged")
-        defer { unlink(rebuilt) }
-        try FileIO.writeNewFile(rebuilt, from: [.bytes(plan.tag), .range(plan.oldTagLength..<audioEnd, of: path), .bytes(plan.trailer)])
-        guard rename(rebuilt, path) == 0 else { throw .last("rename", path: path) }
+    /// Builds the tagged copy of the complete file at `served` at `tagged`, as `plan` says: the
+    /// new tag, the served audio up to `audioEnd`, the trailer. Returns its size.
+    static func build(_ tagged: String, from served: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
+        try FileIO.writeNewFile(tagged, from: [.bytes(plan.tag), .range(plan.oldTagLength..<audioEnd, of: served), .bytes(plan.trailer)])
         return Int64(plan.tag.count) + (audioEnd - plan.oldTagLength) + Int64(plan.trailer.count)
     }
 
-    /// Tags the complete MP3 at `path` in one go (plan, then rebuild): for a file the
-    /// `FileDigester` did not plan, one that had to be checked against the feed's digest first.
-    static func write(at path: String, tag: (String) -> TagWriter.Outcome) -> TagWriter.Outcome {
-        guard let size = FileIO.regularFileSize(path) else { return .untagged("\(SystemError(call: "stat", path: path, code: ENOENT))") }
-        switch plan(path, available: size, complete: true, tag: tag) {
+    /// Tags a copy of the complete MP3 at `served` at `tagged` in one go (plan, then build): for
+    /// a file the `FileDigester` did not plan, one that had to be checked against the feed's
+    /// digest first. The copy is removed when that fails.
+    static func write(_ served: String, into tagged: String, tag: (String) -> String?) -> TagWriter.Outcome {
+        guard let size = FileIO.regularFileSize(served) else { return .untagged("\(SystemError(call: "stat", path: served, code: ENOENT))") }
+        switch plan(served, available: size, complete: true, tag: tag) {
         case .planned(let plan):
             do {
-                let tail = try FileIO.bytes(of: path, in: max(0, size - trailerBytes)..<size)
-                return .tagged(sha256: nil, bytes: try rebuild(path, as: plan, audioEnd: plan.audioEnd(size: size, tail: tail)))
+                let tail = try FileIO.bytes(of: served, in: max(0, size - trailerBytes)..<size)
+                let bytes = try build(tagged, from: served, as: plan, audioEnd: plan.audioEnd(size: size, tail: tail))
+                return .tagged(TaggedFile(path: tagged, bytes: bytes, sha256: nil))
             } catch {
+                unlink(tagged)
                 return .untagged("\(error)")
             }
         case .untagged(let why): return .untagged(why)

@@ -1,16 +1,20 @@
 import CTagLib
 import Glibc
 
-/// Writes `EpisodeTags` into a media file with TagLib's C API: ID3v2.4 for MP3, iTunes atoms for
-/// MP4, Vorbis comments for Ogg Vorbis, Opus and FLAC. Runs after the file was checked against
-/// what the server and the feed said and before it gets its final name: on the `FileDigester`'s
-/// thread, or on the batch's when the feed's digest had to be checked first.
+/// Writes `EpisodeTags` with TagLib's C API: ID3v2.4 for MP3, iTunes atoms for MP4, Vorbis
+/// comments for Ogg Vorbis, Opus and FLAC. Runs after the file was checked against what the server
+/// and the feed said and before it gets its final name: on the `FileDigester`'s thread, or on the
+/// batch's when the feed's digest had to be checked first.
+///
+/// The file as served is never changed: the tags go into a copy beside it (`taggedPath`), which
+/// the batch puts in place instead, and only then removes the served file. Until that is recorded,
+/// the partial file and its record still agree, so a crash can never leave a resume appending
+/// served bytes to a tagged file.
 enum TagWriter {
     /// How tagging a file ended.
     enum Outcome: Equatable, Sendable {
-        /// The tags are in the file, which now holds `bytes`; its SHA-256 when it was taken while
-        /// the file was rewritten (nil: the file was changed in place, read it to know).
-        case tagged(sha256: [UInt8]?, bytes: Int64)
+        /// The tagged copy.
+        case tagged(TaggedFile)
         /// The file is as it was, for this reason (one line): a format TagLib is not asked to tag,
         /// a file it cannot read, or a write that failed.
         case untagged(String)
@@ -19,19 +23,25 @@ enum TagWriter {
     /// TagLib's process-wide choices, made once before its first use.
     private static let configured: Void = podcast_taglib_configure()
 
-    /// Writes `tags` into the file at `path`.
-    static func write(_ tags: EpisodeTags, to path: String) -> Outcome {
-        guard let format = format(of: path) else {
+    /// Writes `tags` into a copy of the file at `served`.
+    static func write(_ tags: EpisodeTags, to served: String) -> Outcome {
+        guard let format = format(of: served) else {
             return .untagged("not a format podcast tags (MP3, M4A/MP4, Ogg Vorbis, Opus, FLAC)")
         }
         switch format {
-        case .mp3: return ID3Splice.write(at: path) { head in write(tags, toMPEG: head) }
-        case .mp4: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_MP4) }
-        case .vorbis: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_OggVorbis) }
-        case .flac: return inCopy(of: path) { write(tags, to: $0, type: TagLib_File_FLAC) }
+        case .mp3: return ID3Splice.write(served, into: taggedPath(of: served)) { head in write(tags, toMPEG: head) }
+        case .mp4: return inCopy(of: served) { write(tags, to: $0, type: TagLib_File_MP4) }
+        case .vorbis: return inCopy(of: served) { write(tags, to: $0, type: TagLib_File_OggVorbis) }
+        case .flac: return inCopy(of: served) { write(tags, to: $0, type: TagLib_File_FLAC) }
         // TagLib 1.13's C API has no Opus type: it chooses by the extension, which the copy has.
-        case .opus: return inCopy(of: path, fileExtension: "opus") { write(tags, toNamed: $0) }
+        case .opus: return inCopy(of: served, fileExtension: "opus") { write(tags, toNamed: $0) }
         }
+    }
+
+    /// Where the tagged copy of the file at `served` goes: beside it, named for this process, so
+    /// one a crash left behind is swept (`OrphanedPartials`).
+    static func taggedPath(of served: String, fileExtension: String? = nil) -> String {
+        ProcessTemporary.path(in: FileIO.folder(of: served), for: served + "\ntagged", fileExtension: fileExtension)
     }
 
     /// The file's format from its first bytes; nil when it is not one TagLib is asked to tag.
@@ -44,49 +54,48 @@ enum TagWriter {
         return MediaFormat.sniff(header)
     }
 
-    /// Writes `tags` into the MPEG file at `path` in place: for the first bytes of an MP3, which
-    /// `ID3Splice` then puts in front of its audio.
-    static func write(_ tags: EpisodeTags, toMPEG path: String) -> Outcome {
+    /// Writes `tags` into the MPEG file at `path` in place (the copy of an MP3's first bytes,
+    /// which `ID3Splice` then puts in front of its audio); nil when it did, else why not.
+    static func write(_ tags: EpisodeTags, toMPEG path: String) -> String? {
         write(tags, to: path, type: TagLib_File_MPEG)
     }
 
-    private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> Outcome {
+    private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> String? {
         _ = configured
-        guard let file = podcast_taglib_open(path, type) else { return .untagged("TagLib cannot open it") }
+        guard let file = podcast_taglib_open(path, type) else { return "TagLib cannot open it" }
         return write(tags, into: file)
     }
 
-    private static func write(_ tags: EpisodeTags, toNamed path: String) -> Outcome {
+    private static func write(_ tags: EpisodeTags, toNamed path: String) -> String? {
         _ = configured
-        guard let file = podcast_taglib_open_by_name(path) else { return .untagged("TagLib cannot open it") }
+        guard let file = podcast_taglib_open_by_name(path) else { return "TagLib cannot open it" }
         return write(tags, into: file)
     }
 
-    /// Tags a copy of the file at `path` (made inside the kernel) with `tag`, then renames it over
-    /// the file: TagLib rewrites the files it tags in place, and a crash meanwhile would leave a
-    /// file that is neither as served nor tagged, which nothing would notice. Now it leaves a
-    /// temporary file that `podcast clean` removes.
-    private static func inCopy(of path: String, fileExtension: String? = nil, _ tag: (String) -> Outcome) -> Outcome {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        let copy = ProcessTemporary.path(in: folder, for: path + "\ntagged copy", fileExtension: fileExtension)
-        defer { unlink(copy) }
+    /// Copies the file at `served` (inside the kernel) to its `taggedPath` and has `tag` write the
+    /// tags into the copy, which TagLib rewrites in place; the copy is removed when that fails.
+    private static func inCopy(of served: String, fileExtension: String? = nil, _ tag: (String) -> String?) -> Outcome {
+        let copy = taggedPath(of: served, fileExtension: fileExtension)
         do {
-            guard let size = FileIO.regularFileSize(path) else { throw SystemError(call: "stat", path: path, code: ENOENT) }
-            try FileIO.writeNewFile(copy, from: [.range(0..<size, of: path)])
+            guard let size = FileIO.regularFileSize(served) else { throw SystemError(call: "stat", path: served, code: ENOENT) }
+            try FileIO.writeNewFile(copy, from: [.range(0..<size, of: served)])
+            if let why = tag(copy) {
+                unlink(copy)
+                return .untagged(why)
+            }
+            guard let bytes = FileIO.regularFileSize(copy) else { throw SystemError(call: "stat", path: copy, code: ENOENT) }
+            return .tagged(TaggedFile(path: copy, bytes: bytes, sha256: nil))
         } catch {
+            unlink(copy)
             return .untagged("\(error)")
         }
-        let outcome = tag(copy)
-        guard case .tagged = outcome else { return outcome }
-        guard rename(copy, path) == 0 else { return .untagged(SystemError.last("rename", path: path).description) }
-        return .tagged(sha256: nil, bytes: FileIO.regularFileSize(path) ?? 0)
     }
 
-    /// Sets every tag and saves; frees `file` in any case.
-    private static func write(_ tags: EpisodeTags, into file: UnsafeMutablePointer<TagLib_File>) -> Outcome {
+    /// Sets every tag and saves; frees `file` in any case. Nil when saved, else why not.
+    private static func write(_ tags: EpisodeTags, into file: UnsafeMutablePointer<TagLib_File>) -> String? {
         defer { taglib_file_free(file) }
         guard podcast_taglib_is_valid(file) == 1, let tag = taglib_file_tag(file) else {
-            return .untagged("TagLib cannot read it as the format its first bytes say")
+            return "TagLib cannot read it as the format its first bytes say"
         }
         taglib_tag_set_title(tag, tags.title)
         taglib_tag_set_album(tag, tags.album)
@@ -95,7 +104,16 @@ enum TagWriter {
         if let track = tags.track, track > 0 { taglib_tag_set_track(tag, UInt32(track)) }
         taglib_tag_set_genre(tag, tags.genre)
         if let comment = tags.comment { taglib_tag_set_comment(tag, comment) }
-        guard podcast_taglib_save(file) == 1 else { return .untagged("TagLib could not save the tags") }
-        return .tagged(sha256: nil, bytes: 0)
+        guard podcast_taglib_save(file) == 1 else { return "TagLib could not save the tags" }
+        return nil
     }
+}
+
+/// A tagged copy of a served file, beside it: what goes into place instead of it.
+struct TaggedFile: Equatable, Sendable {
+    var path: String
+    /// Its size.
+    var bytes: Int64
+    /// Its SHA-256, when it was taken as the copy was made (nil: read the copy to know).
+    var sha256: [UInt8]?
 }
