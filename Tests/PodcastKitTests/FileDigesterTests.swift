@@ -129,6 +129,24 @@ import Testing
         try Self.expectTaggedCopy(file, of: served, audio: 2_048..<(served.count - 128), at: path)
     }
 
+    /// A tag header that claims 256 MiB is not read into memory: the file is kept as served.
+    @Test func anID3TagClaimingHundredsOfMegabytesIsNotReadIntoMemory() throws {
+        let directory = try TemporaryDirectory(prefix: "digester")
+        let path = directory.path("episode.part")
+        var served = Self.mp3(frames: 300, tagBytes: 0, seed: 3)
+        served.insert(contentsOf: Data("ID3".utf8) + [4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F], at: 0)
+        try served.write(to: URL(filePath: path))
+        let delivered = Mutex<DigestedFile?>(nil)
+        let digester = FileDigester { _, file in delivered.withLock { $0 = file } }
+        digester.complete(1, path: path, bytes: Int64(served.count), tagging: Self.tags)
+        digester.shutdown()
+        let file = try #require(delivered.withLock { $0 })
+        #expect(file.tagging == .untagged("its ID3v2 tag says it is larger than 16 MiB"))
+        var expected = SHA2(.sha256)
+        served.withUnsafeBytes { expected.update($0) }
+        #expect(file.sha256 == expected.finish())
+    }
+
     /// Bytes TagLib is not asked to tag are delivered as served, with the reason.
     @Test func aFileOfNoTaggableFormatIsDeliveredAsServedWithTheReason() throws {
         let directory = try TemporaryDirectory(prefix: "digester")

@@ -14,6 +14,9 @@ enum ID3Splice {
     static let headAudioBytes: Int64 = 64 * 1024
     /// An ID3v1 tag: the last 128 bytes of a file, starting "TAG".
     static let trailerBytes: Int64 = 128
+    /// The largest old ID3v2 tag replaced (cover art makes tags of a few MiB); a file whose tag
+    /// is larger is kept untagged.
+    static let maxOldTagBytes: Int64 = 16 * 1024 * 1024
 
     /// What tagging an MP3 changes: its old ID3v2 tag gives way to TagLib's, and TagLib's ID3v1
     /// tag ends it in place of any old one. The audio in between is the bytes as served.
@@ -60,6 +63,10 @@ enum ID3Splice {
     static func plan(_ path: String, available: Int64, complete: Bool, tag: (String) -> String?) -> Planning {
         do {
             let oldTag = tagLength(try FileIO.bytes(of: path, in: 0..<min(10, available)))
+            // The head is read into memory: a tag header claiming up to 256 MiB must not make it so.
+            guard oldTag <= maxOldTagBytes else {
+                return .untagged("its ID3v2 tag says it is larger than \(maxOldTagBytes / 1024 / 1024) MiB")
+            }
             let audioEnd: Int64
             if complete {
                 let tail = try FileIO.bytes(of: path, in: max(0, available - trailerBytes)..<available)
