@@ -86,6 +86,8 @@ import Testing
         #expect(tagged.suffix(128).starts(with: Data("TAG".utf8)), "TagLib's ID3v1 tag")
         #expect(try Data(contentsOf: URL(filePath: path)) == served, "the served file is never changed")
         unlink(copy.path)
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["episode.part"], "no other copy left")
     }
 
     /// An MP3 to be tagged is hashed as it arrives, as its tagged copy will be: with and without

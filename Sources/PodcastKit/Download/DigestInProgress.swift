@@ -1,10 +1,14 @@
 import Glibc
 
 /// One file's SHA-256 while its bytes arrive, on the `FileDigester`'s thread: of the bytes as
-/// served, or, for an MP3 to be tagged, of its tagged copy as it will be (TagLib's new ID3v2 tag,
-/// the served audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes). Then
-/// tagging a complete file costs a copy inside the kernel, not a second read and digest of all of
-/// it. Other formats are tagged on a copy when complete, which is then read whole.
+/// served, or, for an MP3 to be tagged, of its tagged copy (TagLib's new ID3v2 tag, the served
+/// audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes), which is written as
+/// the audio is hashed, from the same buffer. Then a complete file's tagged copy is done but for
+/// its last bytes: no second read, copy and digest of all of it at the end, when the other
+/// downloads wait on the same thread. Other formats are tagged on a copy when complete, which is
+/// then read whole.
+///
+/// A value that owns a file (the copy in progress): whoever drops it before `finish` calls `discard`.
 struct DigestInProgress {
     /// What the digest is of.
     private enum Layout {
@@ -12,8 +16,8 @@ struct DigestInProgress {
         case served
         /// To be tagged, but which way is not known yet: too few bytes to tell.
         case undecided(EpisodeTags)
-        /// An MP3's tagged copy, as it will be.
-        case spliced(ID3Splice.Plan)
+        /// An MP3's tagged copy at `copy`, which holds the new tag and the audio taken so far.
+        case spliced(ID3Splice.Plan, copy: String)
         /// Tagged on a copy once complete (not an MP3), which is then read whole.
         case taggedWhenComplete(EpisodeTags)
     }
@@ -24,6 +28,8 @@ struct DigestInProgress {
     private(set) var taken: Int64 = 0
     /// Why the file will not be tagged, when tags were asked for and cannot be written.
     private var untagged: String?
+    /// Why the tagged copy in progress cannot be trusted (a write failed): it is made whole at the end.
+    private var copyFailure: SystemError?
 
     /// A digest from the first byte, of a file to be tagged with `tags` when given.
     init(tagging tags: EpisodeTags?) {
@@ -42,28 +48,37 @@ struct DigestInProgress {
         }
     }
 
+    /// Removes the tagged copy in progress, if any: the digest is dropped unfinished.
+    func discard() {
+        if case .spliced(_, let copy) = layout { unlink(copy) }
+    }
+
     /// The file at `path`, complete at `bytes`: its digest, or its tagged copy's with the copy
     /// when tags were asked for and could be written.
     mutating func finish(_ path: String, bytes: Int64, buffer: UnsafeMutableRawBufferPointer) -> DigestedFile {
-        let read = take(path, upTo: bytes, complete: true, buffer: buffer)
+        let readWhole = take(path, upTo: bytes, complete: true, buffer: buffer)
         switch layout {
         case .undecided(let tags), .taggedWhenComplete(let tags):
             return Self.tagged(path, with: tags)
         case .served:
-            return DigestedFile(sha256: read ? hasher.finish() : nil, tagging: untagged.map(TagWriter.Outcome.untagged))
-        case .spliced(let plan):
-            let tagged = TagWriter.taggedPath(of: path)
+            return DigestedFile(sha256: readWhole ? hasher.finish() : nil, tagging: untagged.map(TagWriter.Outcome.untagged))
+        case .spliced(let plan, let copy):
             do {
                 let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
                 let audioEnd = plan.audioEnd(size: bytes, tail: tail)
-                // Bytes taken past the audio's end (a file that ended early) would be in the digest.
-                let complete = audioEnd >= taken && self.read(path, upTo: audioEnd, buffer: buffer)
-                plan.trailer.withUnsafeBytes { hasher.update($0) }
-                let size = try ID3Splice.build(tagged, from: path, as: plan, audioEnd: audioEnd)
-                let sha256 = complete ? hasher.finish() : try? SHA2.digest(ofFile: tagged, .sha256)
-                return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: tagged, bytes: size, sha256: sha256)))
+                // Bytes taken past the audio's end (a file that ended early) are in the copy and
+                // the digest; then, or after a failed write, the copy is made again whole.
+                if audioEnd >= taken, self.read(path, upTo: audioEnd, buffer: buffer), copyFailure == nil {
+                    try append(plan.trailer, to: copy)
+                    let size = Int64(plan.tag.count) + (audioEnd - plan.oldTagLength) + Int64(plan.trailer.count)
+                    if copyFailure == nil, FileIO.regularFileSize(copy) == size {
+                        return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: size, sha256: hasher.finish())))
+                    }
+                }
+                let size = try ID3Splice.build(copy, from: path, as: plan, audioEnd: audioEnd)
+                return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: size, sha256: try? SHA2.digest(ofFile: copy, .sha256))))
             } catch {
-                unlink(tagged)
+                unlink(copy)
                 return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
             }
         }
@@ -92,7 +107,16 @@ struct DigestInProgress {
         }
         switch ID3Splice.plan(path, available: bytes, complete: complete, tag: { TagWriter.write(tags, toMPEG: $0) }) {
         case .planned(let plan):
-            layout = .spliced(plan)
+            let copy = TagWriter.taggedPath(of: path)
+            do {
+                try FileIO.writeNewFile(copy, contents: plan.tag)
+            } catch {
+                unlink(copy)
+                untagged = "\(error)"
+                layout = .served
+                return
+            }
+            layout = .spliced(plan, copy: copy)
             plan.tag.withUnsafeBytes { hasher.update($0) }
             taken = plan.oldTagLength
         case .needsMoreBytes:
@@ -103,21 +127,61 @@ struct DigestInProgress {
         }
     }
 
-    /// Hashes the file's bytes from `taken` up to `end`; false when they could not all be read
-    /// (the file is shorter: it started over, and the next news says how far it is).
+    /// Hashes the file's bytes from `taken` up to `end`, and appends them to the tagged copy in
+    /// progress; false when they could not all be read (the file is shorter: it started over,
+    /// and the next news says how far it is).
     private mutating func read(_ path: String, upTo end: Int64, buffer: UnsafeMutableRawBufferPointer) -> Bool {
         guard end > taken else { return true }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        let copy = copyDescriptor()
+        defer { if let copy { close(copy.descriptor) } }
         while taken < end {
             let wanted = Int(min(Int64(buffer.count), end - taken))
             let count = pread(descriptor, buffer.baseAddress, wanted, off_t(taken))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return false }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            hasher.update(bytes)
+            if let copy, copyFailure == nil {
+                do throws(SystemError) {
+                    try FileIO.write(bytes, to: copy.descriptor, path: copy.path)
+                } catch {
+                    copyFailure = error
+                }
+            }
             taken += Int64(count)
         }
         return true
+    }
+
+    /// The tagged copy in progress opened to append to; nil when there is none (or it could not
+    /// be opened, which `copyFailure` then says).
+    private mutating func copyDescriptor() -> (descriptor: Int32, path: String)? {
+        guard case .spliced(_, let path) = layout, copyFailure == nil else { return nil }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            copyFailure = .last("open", path: path)
+            return nil
+        }
+        return (descriptor, path)
+    }
+
+    /// Appends `bytes` to the tagged copy at `path`, and to the digest.
+    private mutating func append(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        bytes.withUnsafeBytes { hasher.update($0) }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .last("open", path: path) }
+        defer { close(descriptor) }
+        let failure: SystemError? = bytes.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                try FileIO.write(raw, to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 }

@@ -99,22 +99,41 @@ final class FileDigester {
         func carryOut(_ job: Job) -> Bool {
             switch job {
             case .filled(let id, let path, let bytes, let tags):
-                var file = files[id].flatMap { bytes < $0.taken ? nil : $0 } ?? DigestInProgress(tagging: tags)
+                var file = current(id, holding: bytes, tags: tags)
                 // Shorter than announced: the file started over meanwhile; the next news says how far.
-                if !file.take(path, upTo: bytes, complete: false, buffer: buffer) { file = DigestInProgress(tagging: tags) }
+                if !file.take(path, upTo: bytes, complete: false, buffer: buffer) {
+                    file.discard()
+                    file = DigestInProgress(tagging: tags)
+                }
                 files[id] = file
             case .rewinding(let id, let offset):
-                if let file = files[id], file.taken > offset { files[id] = nil }
+                if let file = files[id], file.taken > offset {
+                    file.discard()
+                    files[id] = nil
+                }
             case .complete(let id, let path, let bytes, let tags):
-                var file = files[id].flatMap { bytes < $0.taken ? nil : $0 } ?? DigestInProgress(tagging: tags)
+                var file = current(id, holding: bytes, tags: tags)
                 files[id] = nil
                 deliver(id, file.finish(path, bytes: bytes, buffer: buffer))
             case .forget(let id):
+                files[id]?.discard()
                 files[id] = nil
             case .stop:
+                for file in files.values { file.discard() }
+                files = [:]
                 return false
             }
             return true
+        }
+
+        /// Request `id`'s digest so far, or a new one when there is none or its file now holds
+        /// fewer bytes than it took (it started over).
+        private func current(_ id: Int, holding bytes: Int64, tags: EpisodeTags?) -> DigestInProgress {
+            if let file = files[id] {
+                if bytes >= file.taken { return file }
+                file.discard()
+            }
+            return DigestInProgress(tagging: tags)
         }
     }
 }

@@ -97,16 +97,30 @@ public enum FileIO {
         defer { close(descriptor) }
         for piece in pieces {
             switch piece {
-            case .bytes(let bytes): try write(bytes, to: descriptor, path: path)
+            case .bytes(let bytes): try write(bytes[...], to: descriptor, path: path)
             case .range(let range, let source): try copy(range, of: source, to: descriptor, path: path)
             }
         }
     }
 
-    private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemError) {
+    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors).
+    private static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(SystemError) {
+        let failure: SystemError? = bytes.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                try write(raw, to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors).
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw .last("write", path: path)
@@ -144,7 +158,7 @@ public enum FileIO {
                 throw .last("pread", path: source.path)
             }
             guard count > 0 else { throw SystemError(call: "pread", path: source.path, code: EIO) }
-            try write(Array(buffer[..<count]), to: output, path: path)
+            try write(buffer[..<count], to: output, path: path)
             offset += Int64(count)
         }
     }
