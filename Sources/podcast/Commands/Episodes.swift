@@ -40,13 +40,29 @@ struct Episodes: ParsableCommand, OutputConfigured {
 
     func run() throws {
         let context = try CommandContext.current()
+        let source = Result { () throws(UsageError) in try FeedSource(argument: feed) }
+        // A file is read without the store, which is meanwhile created (or brought up to date) on
+        // a second core: for a new home that is most of a short run, a wait on the disk included.
+        let paths = context.paths
+        let fileRead: (preparing: BackgroundThread<Void, StoreError>?, result: Result<FeedFetcher.Fetched, FeedError>)?
+        if case .success(.file(let path)) = source {
+            let preparing = BackgroundThread { () throws(StoreError) in _ = try StateStore.open(paths: paths) }
+            fileRead = (preparing, Result { () throws(FeedError) in try FeedReader.read(file: path) })
+        } else {
+            fileRead = nil
+        }
+        // Failures are reported in the order the steps have without the early read: the store's,
+        // the reader's, the argument's, the feed's.
+        try fileRead?.preparing?.wait()
         let store = try context.openStore()
         let progressLine = FetchProgressLine(console: context.console)
         let reader = try context.feedReader(store: store, progress: progressLine.show)
         let fetched: FeedFetcher.Fetched
-        do {
+        if let fileRead {
+            fetched = try fileRead.result.get()
+        } else {
             defer { progressLine.clear() }
-            fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
+            fetched = try reader.read(try source.get(), refresh: refresh)
         }
         Self.returnFreedMemory()
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
@@ -61,7 +77,6 @@ struct Episodes: ParsableCommand, OutputConfigured {
         }
         // Stored beside the output, on a second core, through a store of its own (or after it,
         // here, when no thread can be started).
-        let paths = context.paths
         let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing) }
 
         for move in fetched.moves {
