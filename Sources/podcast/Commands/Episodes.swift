@@ -65,19 +65,25 @@ struct Episodes: ParsableCommand, OutputConfigured {
             fetched = try reader.read(try source.get(), refresh: refresh)
         }
         Self.returnFreedMemory()
-        let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
-        var records = try store.downloadRecords(feed: fetched.url)
+        let shown = fetched.result.feed
+        let feedURL = fetched.url
+        let limit = self.limit
+        var records = try store.downloadRecords(feed: feedURL)
         // Files already in place that the store does not know (it was lost) show as downloaded.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
         // Without the episodes directory none can be: the download items of a long feed (2 MB
-        // for 10,000 episodes, the run's peak of memory) are then not even made.
-        if access(episodesDirectory, F_OK) == 0 {
+        // for 10,000 episodes, the run's peak of memory) are then not even made, nor the listing
+        // here.
+        let placedListing = access(episodesDirectory, F_OK) == 0 ? Listing(feed: shown, url: feedURL, limit: limit) : nil
+        if let placedListing {
             records.merge(PlacedFiles.records(
-                of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
+                of: placedListing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
         }
-        // Stored beside the output, on a second core, through a store of its own (or after it,
-        // here, when no thread can be started).
-        let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing) }
+        // Made and stored beside the output, on a second core, through a store of its own (or
+        // after it, here, when no thread can be started): the listing of a long feed takes a
+        // reference to thousands of texts, and lets go of them again.
+        let listing = { @Sendable in placedListing ?? Listing(feed: shown, url: feedURL, limit: limit) }
+        let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing()) }
 
         for move in fetched.moves {
             context.console.note(move)
@@ -85,10 +91,12 @@ struct Episodes: ParsableCommand, OutputConfigured {
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
-        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
+        // The listing's length: its first `limit` episodes.
+        let count = min(limit ?? shown.episodes.count, shown.episodes.count)
+        let rendering = EpisodesRendering(feed: shown, url: feedURL, count: count, records: records)
         show(rendering, console: context.console)
-        if let saving { try saving.wait() } else { try store.replaceListing(listing) }
-        if !output.json && !listing.items.isEmpty {
+        if let saving { try saving.wait() } else { try store.replaceListing(listing()) }
+        if !output.json && count > 0 {
             context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
         }
     }
