@@ -40,6 +40,19 @@ struct Episodes: ParsableCommand, OutputConfigured {
 
     func run() throws {
         let context = try CommandContext.current()
+        let listed = try showEpisodes(context: context)
+        // Everything the showing held (the feed, this thread's store) was let go on its return:
+        // the feed's memory is freed while the listing is still being stored, and the store's
+        // last connection, which copies its log into the database, is the storing thread's.
+        try listed.saving?.wait()
+        if !output.json && listed.count > 0 {
+            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
+        }
+    }
+
+    /// Reads the feed, shows its episodes and has the listing stored; returns the thread storing
+    /// it (nil once stored here, when no thread can be started) and how many episodes it lists.
+    private func showEpisodes(context: CommandContext) throws -> (saving: BackgroundThread<Void, StoreError>?, count: Int) {
         let source = Result { () throws(UsageError) in try FeedSource(argument: feed) }
         // A file is read without the store, which is meanwhile created (or brought up to date) on
         // a second core: for a new home that is most of a short run, a wait on the disk included.
@@ -65,25 +78,20 @@ struct Episodes: ParsableCommand, OutputConfigured {
             fetched = try reader.read(try source.get(), refresh: refresh)
         }
         Self.returnFreedMemory()
-        let shown = fetched.result.feed
-        let feedURL = fetched.url
-        let limit = self.limit
-        var records = try store.downloadRecords(feed: feedURL)
+        let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
+        var records = try store.downloadRecords(feed: fetched.url)
         // Files already in place that the store does not know (it was lost) show as downloaded.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
         // Without the episodes directory none can be: the download items of a long feed (2 MB
-        // for 10,000 episodes, the run's peak of memory) are then not even made, nor the listing
-        // here.
-        let placedListing = access(episodesDirectory, F_OK) == 0 ? Listing(feed: shown, url: feedURL, limit: limit) : nil
-        if let placedListing {
+        // for 10,000 episodes, the run's peak of memory) are then not even made.
+        if access(episodesDirectory, F_OK) == 0 {
             records.merge(PlacedFiles.records(
-                of: placedListing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
+                of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
         }
-        // Made and stored beside the output, on a second core, through a store of its own (or
-        // after it, here, when no thread can be started): the listing of a long feed takes a
-        // reference to thousands of texts, and lets go of them again.
-        let listing = { @Sendable in placedListing ?? Listing(feed: shown, url: feedURL, limit: limit) }
-        let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing()) }
+        // Stored beside the output, on a second core, through a store of its own (or after it,
+        // here, when no thread can be started). The thread holds the listing alone, not the
+        // feed: that is freed here, meanwhile.
+        let saving = BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(listing) }
 
         for move in fetched.moves {
             context.console.note(move)
@@ -91,14 +99,10 @@ struct Episodes: ParsableCommand, OutputConfigured {
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
-        // The listing's length: its first `limit` episodes.
-        let count = min(limit ?? shown.episodes.count, shown.episodes.count)
-        let rendering = EpisodesRendering(feed: shown, url: feedURL, count: count, records: records)
+        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         show(rendering, console: context.console)
-        if let saving { try saving.wait() } else { try store.replaceListing(listing()) }
-        if !output.json && count > 0 {
-            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
-        }
+        if saving == nil { try store.replaceListing(listing) }
+        return (saving, listing.items.count)
     }
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items
