@@ -38,7 +38,8 @@ final class EpisodeFinisher {
             episodes.append(draft.episode(resolver: base ?? resolver))
             return
         }
-        pending.append((draft, base))
+        // Moved in, not copied: a copy retains and releases every text of the draft.
+        pending.append((consume draft, base))
         if pending.count == Self.batchSize { handOn() }
     }
 
@@ -71,7 +72,9 @@ final class EpisodeFinisher {
             return
         }
         worker.queue.send(pending)
+        // Room for the next batch at once, rather than grown to it step by step.
         pending = []
+        pending.reserveCapacity(Self.batchSize)
     }
 
     private static func startWorker(documentURL: String) -> (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)? {

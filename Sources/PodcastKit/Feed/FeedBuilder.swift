@@ -247,18 +247,23 @@ struct FeedBuilder {
 
     private mutating func startItemElement(_ name: XMLName, parent: XMLName?, attributes: XMLAttributes) -> Field? {
         guard item != nil else { return nil }
-        // Read before the draft is changed in place, which holds `self` for the change.
-        let base = self.base
+        // `base` is read into a value before the draft is changed in place (which holds `self`
+        // for the change), and only by the elements that have a URL: copying the resolver for
+        // every element of every item cost more than their other work.
         let inItem = stack.count == itemDepth + 1
         switch (name.namespace, name.local) {
         case (.media, .content):
             // Directly in the item or inside <media:group>.
-            item?.mediaContents.append(ItemDraft.Media(
+            let media = ItemDraft.Media(
                 url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration")))
+                length: attributes.value("fileSize"), medium: attributes.value("medium"), duration: attributes.value("duration"))
+            item?.mediaContents.append(media)
             return nil
         case (.media, .thumbnail):
-            if item?.mediaThumbnail == nil { item?.mediaThumbnail = attributes.value("url").flatMap(base.resolve) }
+            if item?.mediaThumbnail == nil {
+                let url = attributes.value("url").flatMap(base.resolve)
+                item?.mediaThumbnail = url
+            }
             return nil
         case (.media, .description): return .itemMediaDescription
         case (.podcast, .alternateEnclosure):
@@ -284,9 +289,8 @@ struct FeedBuilder {
         case (.psc, .chapter):
             // Podlove allows one chapter list per episode: later ones are ignored.
             if item?.chapterLists ?? 0 <= 1, let start = attributes.value("start").flatMap(ChapterTime.seconds) {
-                item?.episode.chapters.append(Chapter(
-                    start: start, title: attributes.value("title") ?? "",
-                    link: attributes.value("href").flatMap(base.resolve)))
+                let chapter = Chapter(start: start, title: attributes.value("title") ?? "", link: attributes.value("href").flatMap(base.resolve))
+                item?.episode.chapters.append(chapter)
             }
             return nil
         default:
@@ -305,9 +309,9 @@ struct FeedBuilder {
             itemLink(attributes)
             return nil
         case (.none, .enclosure):
-            item?.enclosures.append(ItemDraft.Media(
-                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"),
-                length: attributes.value("length")))
+            let media = ItemDraft.Media(
+                url: attributes.value("url").flatMap(base.resolve), type: attributes.value("type"), length: attributes.value("length"))
+            item?.enclosures.append(media)
             return nil
         case (.none, .description), (.rss1, .description): return .itemDescription
         case (.itunes, .summary), (.atom, .summary), (.googleplay, .description), (.dublinCore, .description):
@@ -326,15 +330,22 @@ struct FeedBuilder {
         case (.itunes, .explicit): return .itemExplicit
         case (.itunes, .block): return .itemBlock
         case (.itunes, .image), (.googleplay, .image):
-            if item?.episode.image == nil { item?.episode.image = Self.imageReference(attributes).flatMap(base.resolve) }
+            if item?.episode.image == nil {
+                let url = Self.imageReference(attributes).flatMap(base.resolve)
+                item?.episode.image = url
+            }
             return nil
         case (.podcast, .transcript):
             if let url = attributes.value("url").flatMap(base.resolve) {
-                item?.episode.transcripts.append(Transcript(url: url, type: attributes.value("type")))
+                let transcript = Transcript(url: url, type: attributes.value("type"))
+                item?.episode.transcripts.append(transcript)
             }
             return nil
         case (.podcast, .chapters):
-            if item?.episode.chaptersURL == nil { item?.episode.chaptersURL = attributes.value("url").flatMap(base.resolve) }
+            if item?.episode.chaptersURL == nil {
+                let url = attributes.value("url").flatMap(base.resolve)
+                item?.episode.chaptersURL = url
+            }
             return nil
         default:
             return nil

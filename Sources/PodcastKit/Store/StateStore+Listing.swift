@@ -27,27 +27,49 @@ extension StateStore {
             try header.bind(Date().timeIntervalSince1970, named: ":created_at")
             try header.run()
 
-            let insert = try connection.prepare("""
-                INSERT INTO listing_items (
-                    listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid,
-                    integrity
-                ) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                """)
-            // Bound by position: a listing has thousands of items, and a name is looked up per bind.
-            for item in listing.items {
-                try insert.bind(item.number, at: 1)
-                try insert.bind(item.identity, at: 2)
-                try insert.bind(item.title, at: 3)
-                try insert.bind(item.enclosureURL, at: 4)
-                try insert.bind(item.enclosureType, at: 5)
-                try insert.bind(item.enclosureLength, at: 6)
-                try insert.bind(item.published?.timeIntervalSince1970, at: 7)
-                try insert.bind(item.guid, at: 8)
-                try insert.bind(item.integrity?.stored, at: 9)
+            // Many rows to a statement: running one (setting it up, committing it, resetting it)
+            // cost as much as writing its row, and a listing has thousands. Bound by position: a
+            // name is looked up per bind.
+            let batch = try connection.prepare(Self.insertItems(rows: Self.itemsPerInsert))
+            var rest = listing.items[...]
+            while !rest.isEmpty {
+                let items = rest.prefix(Self.itemsPerInsert)
+                rest = rest.dropFirst(items.count)
+                let insert = items.count == Self.itemsPerInsert ? batch : try connection.prepare(Self.insertItems(rows: items.count))
+                for (row, item) in items.enumerated() {
+                    let first = Int32(row * Self.listingItemColumns)
+                    try insert.bind(item.number, at: first + 1)
+                    try insert.bind(item.identity, at: first + 2)
+                    try insert.bind(item.title, at: first + 3)
+                    try insert.bind(item.enclosureURL, at: first + 4)
+                    try insert.bind(item.enclosureType, at: first + 5)
+                    try insert.bind(item.enclosureLength, at: first + 6)
+                    try insert.bind(item.published?.timeIntervalSince1970, at: first + 7)
+                    try insert.bind(item.guid, at: first + 8)
+                    try insert.bind(item.integrity?.stored, at: first + 9)
+                }
                 try insert.run()
                 try insert.reset()
             }
         }
+    }
+
+    /// How many listing items one INSERT writes.
+    private static let itemsPerInsert = 32
+    /// The values bound for each listing item.
+    private static let listingItemColumns = 9
+
+    /// An INSERT of `rows` listing items, `listingItemColumns` parameters each, numbered in order.
+    private static func insertItems(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            let first = row * listingItemColumns
+            return "(1, " + (1...listingItemColumns).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
+        }
+        return """
+            INSERT INTO listing_items (
+                listing, number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid, integrity
+            ) VALUES \(values.joined(separator: ", "))
+            """
     }
 
     /// The current listing and its items, or nil when none has been stored.

@@ -62,21 +62,32 @@ extension String {
             var result: [UInt8] = []
             result.reserveCapacity(bytes.count)
             var pendingSpace = false
+            // Where the run of visible characters being read starts: runs are copied whole (a
+            // title in German or Japanese has no plain-ASCII shortcut, and a copy per character
+            // cost more than the rest).
+            var run: Int?
             var index = 0
             while index < bytes.count {
                 let (kind, length) = ScalarKind.at(index, in: bytes)
                 switch kind {
                 case .whitespace, .control:
+                    if let start = run {
+                        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                        run = nil
+                    }
                     pendingSpace = !result.isEmpty
                 case .visible, .bidiControl:
-                    if pendingSpace {
-                        result.append(UInt8(ascii: " "))
-                        pendingSpace = false
+                    if run == nil {
+                        if pendingSpace {
+                            result.append(UInt8(ascii: " "))
+                            pendingSpace = false
+                        }
+                        run = index
                     }
-                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
                 }
                 index += length
             }
+            if let start = run { result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
             return String(decoding: result, as: UTF8.self)
         }
     }

@@ -4,14 +4,22 @@ import FoundationEssentials
 public enum UTCDate {
     /// `2026-11-20T08:00:00Z`.
     public static func iso8601(_ date: Date) -> String {
-        let (year, month, day, seconds) = civil(date)
-        guard (0...9999).contains(year) else {
-            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
-        }
-        // Written digit by digit: listings format thousands of dates, and interpolating padded
-        // pieces costs a dozen strings each.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
+        appendISO8601(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `iso8601(date)` to `bytes` (UTF-8): a listing's JSON writes thousands of dates
+    /// straight into its text, without a string for each.
+    public static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+        let (year, month, day, seconds) = civil(date)
+        guard (0...9999).contains(year) else {
+            let text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        // Written digit by digit: interpolating padded pieces costs a dozen strings a date.
         func append(_ value: Int, digits: Int, then separator: Unicode.Scalar) {
             var divisor = digits == 4 ? 1000 : 10
             while divisor > 0 {
@@ -26,7 +34,6 @@ public enum UTCDate {
         append(seconds / 3600, digits: 2, then: ":")
         append(seconds / 60 % 60, digits: 2, then: ":")
         append(seconds % 60, digits: 2, then: "Z")
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2026-11-20`.

@@ -40,13 +40,42 @@ struct Episodes: ParsableCommand, OutputConfigured {
 
     func run() throws {
         let context = try CommandContext.current()
+        let listed = try showEpisodes(context: context)
+        // Everything the showing held (the feed, this thread's store) was let go on its return:
+        // the feed's memory is freed while the listing is still being stored, and the store's
+        // last connection, which copies its log into the database, is the storing thread's.
+        try listed.saving?.wait()
+        if !output.json && listed.count > 0 {
+            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
+        }
+    }
+
+    /// Reads the feed, shows its episodes and has the listing stored; returns the thread storing
+    /// it (nil once stored here, when no thread can be started) and how many episodes it lists.
+    private func showEpisodes(context: CommandContext) throws -> (saving: BackgroundThread<Void, StoreError>?, count: Int) {
+        let source = Result { () throws(UsageError) in try FeedSource(argument: feed) }
+        // A file is read without the store, which is meanwhile created (or brought up to date) on
+        // a second core: for a new home that is most of a short run, a wait on the disk included.
+        let paths = context.paths
+        let fileRead: (preparing: BackgroundThread<Void, StoreError>?, result: Result<FeedFetcher.Fetched, FeedError>)?
+        if case .success(.file(let path)) = source {
+            let preparing = BackgroundThread { () throws(StoreError) in _ = try StateStore.open(paths: paths) }
+            fileRead = (preparing, Result { () throws(FeedError) in try FeedReader.read(file: path) })
+        } else {
+            fileRead = nil
+        }
+        // Failures are reported in the order the steps have without the early read: the store's,
+        // the reader's, the argument's, the feed's.
+        try fileRead?.preparing?.wait()
         let store = try context.openStore()
         let progressLine = FetchProgressLine(console: context.console)
         let reader = try context.feedReader(store: store, progress: progressLine.show)
         let fetched: FeedFetcher.Fetched
-        do {
+        if let fileRead {
+            fetched = try fileRead.result.get()
+        } else {
             defer { progressLine.clear() }
-            fetched = try reader.read(try FeedSource(argument: feed), refresh: refresh)
+            fetched = try reader.read(try source.get(), refresh: refresh)
         }
         Self.returnFreedMemory()
         let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
@@ -60,9 +89,9 @@ struct Episodes: ParsableCommand, OutputConfigured {
                 of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
         }
         // Stored beside the output, on a second core, through a store of its own (or after it,
-        // here, when no thread can be started).
-        let paths = context.paths
-        let saving = BackgroundThread { try StateStore.open(paths: paths).replaceListing(listing) }
+        // here, when no thread can be started). The thread holds the listing alone, not the
+        // feed: that is freed here, meanwhile.
+        let saving = BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(listing) }
 
         for move in fetched.moves {
             context.console.note(move)
@@ -72,10 +101,8 @@ struct Episodes: ParsableCommand, OutputConfigured {
         }
         let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
         show(rendering, console: context.console)
-        if let saving { try saving.wait() } else { try store.replaceListing(listing) }
-        if !output.json && !listing.items.isEmpty {
-            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
-        }
+        if saving == nil { try store.replaceListing(listing) }
+        return (saving, listing.items.count)
     }
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items

@@ -68,18 +68,22 @@ struct EpisodesRendering {
                 ("language", .string(feed.language)),
             ])),
             ("episodes", .streamedArray(count: count) { index, writer in
-                writeEpisode(feed.episodes[index], number: index + 1, to: &writer)
+                // Read in place: subscripting the array would copy the episode, retaining and
+                // releasing each of its texts.
+                feed.episodes.withUnsafeBufferPointer { episodes in
+                    writeEpisode(episodes[index], number: index + 1, to: &writer)
+                }
             }),
         ])
     }
 
-    private func writeEpisode(_ episode: Episode, number: Int, to writer: inout JSONWriter) {
+    private func writeEpisode(_ episode: borrowing Episode, number: Int, to writer: inout JSONWriter) {
         let record = record(of: episode)
         writer.beginObject()
         writer.member("number", number)
         writer.member("guid", episode.guid)
         writer.member("title", episode.title)
-        writer.member("published", episode.published.map(UTCDate.iso8601))
+        writer.member("published", episode.published)
         writer.member("duration", episode.duration)
         writer.member("description", episode.description)
         writer.member("link", episode.link.map(URLRedaction.redacted))
@@ -87,7 +91,7 @@ struct EpisodesRendering {
         writer.member("season", episode.season)
         writer.member("episode", episode.episodeNumber)
         writer.member("episode_type", episode.episodeType)
-        writer.key("enclosure")
+        writer.key("enclosure" as StaticString)
         if let enclosure = episode.enclosure {
             writer.beginObject()
             writer.member("url", URLRedaction.redacted(enclosure.url))
@@ -97,7 +101,7 @@ struct EpisodesRendering {
         } else {
             writer.null()
         }
-        writer.key("transcripts")
+        writer.key("transcripts" as StaticString)
         writer.beginArray()
         for transcript in episode.transcripts {
             writer.beginObject()

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PodcastKit
 
 /// Writes JSON text straight into a byte buffer as values are given, in the order given: the
@@ -80,6 +81,16 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: Int?) {
         key(name)
         int(value)
+    }
+
+    /// The member `name` (a plain identifier) with a date as `UTCDate.iso8601` text (null for nil),
+    /// written straight into the text: it needs no escaping, and no string is made for it.
+    mutating func member(_ name: StaticString, _ value: Date?) {
+        key(name)
+        guard let value else { return null() }
+        text.append(UInt8(ascii: "\""))
+        UTCDate.appendISO8601(value, to: &text)
+        text.append(UInt8(ascii: "\""))
     }
 
     // MARK: Values

@@ -3,10 +3,10 @@
 /// is a fifth of the work of reading it, and the two passes then run side by side on two cores.
 ///
 /// Pieces are gathered into blocks (one hand-over per block, not per piece) and sent by value; at
-/// most two blocks are on their way at once, so memory stays bounded. Each piece comes back
-/// repaired as a piece of its own, handed to `parse` in order: the caller can stop between
-/// pieces exactly where it would have without the thread. Not Sendable: one thread adds pieces
-/// and finishes.
+/// most `blocksInFlight` blocks are on their way at once, so memory stays bounded. Each piece
+/// comes back repaired as a piece of its own, handed to `parse` in order: the caller can stop
+/// between pieces exactly where it would have without the thread. Not Sendable: one thread adds
+/// pieces and finishes.
 final class RepairThread {
     /// Pieces of the document, one after another, and where each ends.
     private struct Block: Sendable {
@@ -16,8 +16,8 @@ final class RepairThread {
         var isFinal = false
     }
 
-    private let raw = BatchQueue<Block>(slots: 2)
-    private let repaired = BatchQueue<Block>(slots: 2)
+    private let raw = BatchQueue<Block>(slots: blocksInFlight)
+    private let repaired = BatchQueue<Block>(slots: blocksInFlight)
     private var thread: BackgroundThread<Void, Never>?
     private var gathering = Block()
     /// Blocks sent and not yet taken back repaired.
@@ -25,6 +25,10 @@ final class RepairThread {
 
     /// How many bytes are gathered before a block is sent: few hand-overs, little memory.
     static let blockSize = 64 * 1024
+    /// The most blocks on their way at once (384 KiB). With the episodes' thread beside it on the
+    /// other core, this thread is not always running when a block arrives: more blocks repaired
+    /// ahead let the parse go on meanwhile.
+    static let blocksInFlight = 6
 
     /// Starts the thread with `repair`, in whatever state it is (bytes it holds back included);
     /// nil when no thread can be started.
@@ -53,8 +57,8 @@ final class RepairThread {
         gathering.ends.append(gathering.bytes.count)
         guard gathering.bytes.count >= Self.blockSize else { return }
         send()
-        // One block is repaired while the one before it is parsed.
-        if inFlight == 2 { parseNextBlock(parse) }
+        // Later blocks are repaired while the earliest is parsed.
+        if inFlight == Self.blocksInFlight { parseNextBlock(parse) }
     }
 
     /// Hands `parse` every piece added so far, repaired; with `final`, the end of the document
