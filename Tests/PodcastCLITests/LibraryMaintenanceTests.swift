@@ -72,6 +72,35 @@ import Testing
         ], "a refused episode keeps its companions")
     }
 
+    /// An episode podcast deleted is listed as `deleted`, and `new` does not offer it again; asked
+    /// for by number, it is fetched again.
+    @Test func aDeletedEpisodeIsListedAsDeletedAndNotNewAgain() async throws {
+        let server = try LoopbackServer()
+        Self.serveThree(on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
+        #expect(try await podcast.run(["download", "1-2"]).status == 0)
+        #expect(try await podcast.run(["delete", "1"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: Self.path(podcast, 2)))
+
+        let listed = try await podcast.run(["episodes", server.url("/feed.xml"), "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let states = try #require(document["episodes"] as? [[String: Any]]).map { $0["state"] as? String ?? "" }
+        #expect(states == ["deleted", "downloaded", "new"])
+
+        let new = try await podcast.run(["download", "new", "--json"])
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(ResumeScenario.states(new.stdout) == ["One": "downloaded"], "only the episode never downloaded")
+        #expect(server.requestCount(path: "/2.mp3") == 1, "Three, deleted, was not fetched again")
+        #expect(!FileManager.default.fileExists(atPath: Self.path(podcast, 2)))
+
+        let asked = try await podcast.run(["download", "1"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(FileManager.default.contents(atPath: Self.path(podcast, 2)) == Self.bodies[2])
+        let again = try await podcast.run(["episodes", server.url("/feed.xml"), "--json"])
+        let relisted = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(try #require(relisted["episodes"] as? [[String: Any]]).map { $0["state"] as? String ?? "" } == ["downloaded", "downloaded", "downloaded"])
+    }
+
     @Test func keepDeletesOldFilesWithTheirCompanionsAndUpdateDoesNotFetchThemAgain() async throws {
         let server = try LoopbackServer()
         Self.serveThree(on: server)

@@ -79,7 +79,8 @@ public struct DownloadStatus: Sendable {
             return owner.isAlive ? State(rawValue: record.state.rawValue) ?? .queued : .interrupted
         case .paused: return .paused
         case .failed: return .failed
-        case .downloaded: return .downloaded
+        // No stored record is deleted (only listings make such records).
+        case .downloaded, .deleted: return .downloaded
         }
     }
 

@@ -49,7 +49,7 @@ public struct Selection: Sendable, Equatable {
     }
 
     /// The selected numbers in ascending order, each once, for a listing of `count` items, of
-    /// which `isNew` tells the new ones (listed, not downloaded, queued or failed for good); a
+    /// which `isNew` tells the new ones (listed, not downloaded, queued, failed for good or deleted); a
     /// number beyond the listing is an error naming it and the listing's range.
     public func numbers(inListingOf count: Int, isNew: (Int) -> Bool = { _ in true }) throws(UsageError) -> [Int] {
         let empty = UsageError("the last listing is empty; run podcast episodes <feed> first")

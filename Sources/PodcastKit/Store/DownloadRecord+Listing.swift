@@ -14,14 +14,14 @@ extension DownloadRecord {
 
 extension Listing {
     /// The numbers of the items the selection word `new` means: listed, and not downloaded, queued,
-    /// being downloaded or failed for good (`records`: the progress buffer's, by identity).
+    /// being downloaded, failed for good or deleted by podcast (`records`: the progress buffer's, by identity).
     public func newNumbers(records: [String: DownloadRecord]) -> Set<Int> {
         Set(items.filter { item in
             guard let record = records[item.identity] else { return true }
             switch record.listedState {
             case nil, .paused?: return true
             case .failed?: return !record.finalError
-            case .downloaded?, .queued?, .downloading?: return false
+            case .downloaded?, .queued?, .downloading?, .deleted?: return false
             }
         }.map(\.number))
     }

@@ -15,6 +15,9 @@ public struct DownloadRecord: Sendable, Equatable {
         case failed
         /// Finished: `path` holds the file.
         case downloaded
+        /// Finished, then its files were deleted by podcast (`delete`, `keep`): not `new` again.
+        /// Only listings see this state (`StateStore.downloadRecords(feed:)`); no stored record has it.
+        case deleted
     }
 
     /// The listing's feed URL (or `previews:` for music previews).

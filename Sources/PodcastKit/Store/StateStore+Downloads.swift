@@ -19,7 +19,7 @@ extension StateStore {
         try read { () throws(SQLiteError) in try selectDownload(key) }
     }
 
-    /// The records of `feed`'s episodes, by identity.
+    /// The records of `feed`'s episodes, by identity, with those podcast deleted as `deleted`.
     public func downloadRecords(feed: String) throws(StoreError) -> [String: DownloadRecord] {
         try read { () throws(SQLiteError) in
             let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed")
@@ -28,6 +28,18 @@ extension StateStore {
             while try query.step() {
                 let record = try Self.downloadRecord(from: query)
                 records[record.identity] = record
+            }
+            // Episodes podcast deleted, as records in the state `deleted`, unless downloaded again since.
+            let deleted = try connection.prepare("SELECT identity, podcast_title, title, url FROM deleted_episodes WHERE feed = :feed")
+            try deleted.bind(feed, named: ":feed")
+            while try deleted.step() {
+                let identity = try deleted.string(at: 0)
+                guard records[identity] == nil else { continue }
+                var record = DownloadRecord(
+                    feed: feed, identity: identity, podcastTitle: try deleted.string(at: 1), title: try deleted.string(at: 2),
+                    url: try deleted.string(at: 3), mediaType: nil, published: nil)
+                record.state = .deleted
+                records[identity] = record
             }
             return records
         }

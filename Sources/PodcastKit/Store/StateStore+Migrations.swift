@@ -392,6 +392,23 @@ extension StateStore {
                 ALTER TABLE subscriptions ADD COLUMN companions TEXT;
                 """
         ),
+        Migration(
+            summary: "episodes podcast deleted (delete, keep), so that new does not offer them again",
+            sql: """
+                -- One row per episode whose finished file podcast deleted: listings show it as deleted, not
+                -- new. Its downloads row is gone (every other query stays as it was); a new download of it
+                -- makes a downloads row, which listings prefer.
+                CREATE TABLE deleted_episodes (
+                    feed          TEXT NOT NULL,
+                    identity      TEXT NOT NULL,
+                    podcast_title TEXT NOT NULL,
+                    title         TEXT NOT NULL,
+                    url           TEXT NOT NULL,
+                    deleted_at    REAL NOT NULL,
+                    PRIMARY KEY (feed, identity)
+                ) STRICT;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

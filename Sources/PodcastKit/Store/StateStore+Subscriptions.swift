@@ -276,9 +276,19 @@ extension StateStore {
         }
     }
 
-    /// Forgets the download of `key` whose file `keep` (or `unsubscribe --delete-files`) deleted.
+    /// Forgets the download of `key` whose file `delete`, `keep` or `unsubscribe --delete-files`
+    /// deleted, and remembers that it was deleted (`deleted_episodes`): listings do not offer it as new.
     public func forgetDeletedDownload(_ key: EpisodeKey) throws(StoreError) {
         try writeAtomically { () throws(SQLiteError) in
+            let remember = try connection.prepare("""
+                INSERT OR REPLACE INTO deleted_episodes (feed, identity, podcast_title, title, url, deleted_at)
+                SELECT feed, identity, podcast_title, title, url, :now FROM downloads
+                WHERE feed = :feed AND identity = :identity AND state = 'downloaded'
+                """)
+            try remember.bind(key.feed, named: ":feed")
+            try remember.bind(key.identity, named: ":identity")
+            try remember.bind(Date().timeIntervalSince1970, named: ":now")
+            try remember.run()
             let statement = try connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
             try statement.bind(key.feed, named: ":feed")
             try statement.bind(key.identity, named: ":identity")

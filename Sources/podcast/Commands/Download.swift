@@ -10,7 +10,7 @@ struct Download: ParsableCommand, OutputConfigured {
         abstract: "Download episodes (or music previews) of the last listing, or of a feed named first.",
         discussion: """
             <selection> is any mix of 3, 1-5, 6- (6 to the end), 2,4,9, all and new (listed, not \
-            downloaded, queued or failed for good), over the numbers of the last `podcast episodes` \
+            downloaded, queued, failed for good or deleted by podcast), over the numbers of the last `podcast episodes` \
             (or `podcast search --media music`). --since, --until, --match and --latest narrow it. \
             When the first argument is a feed (an http(s) or file:// URL, a feed file, or \
             itunes:<id>), it is listed first as podcast episodes would, and the selection (default: \
