@@ -111,7 +111,7 @@ extension DownloadBatch {
         record.path = previous?.path
         let partialPath = record.resume.partialPath ?? ""
         // A finished file already in place (a lost or reset store) is recognized, not fetched again.
-        let filing = filing(for: item)
+        let filing = filing(for: item, report: report)
         let name = filing.name()
         let folder = filing.folder(of: name)
         let path = filing.path(of: name)
@@ -147,9 +147,10 @@ extension DownloadBatch {
 
     /// How `item`'s files are made: its own settings or the batch's, with what its feed says when
     /// they need that.
-    func filing(for item: DownloadItem) -> EpisodeFiling {
+    func filing(for item: DownloadItem, report: (DownloadUpdate) -> Void) -> EpisodeFiling {
         let settings = item.library ?? library
-        let found = settings.needsFeedDetails ? details.lookup(feed: item.feed, identity: item.entry.identity) : nil
+        let found = settings.needsFeedDetails
+            ? details.lookup(feed: item.feed, identity: item.entry.identity) { report(.warning(item, $0)) } : nil
         let values = NameValues(
             podcast: item.podcastTitle, title: item.entry.title, published: item.entry.published, episode: found?.episode?.episodeNumber,
             season: found?.episode?.season, guid: item.entry.guid,
@@ -164,7 +165,7 @@ extension DownloadBatch {
 
     /// For an episode found already downloaded at `path`: fetches the companion files it lacks.
     private func completeInPlace(_ item: DownloadItem, at path: String, report: (DownloadUpdate) -> Void) {
-        let filing = filing(for: item)
+        let filing = filing(for: item, report: report)
         guard !filing.settings.companions.isEmpty else { return }
         startCompanions(of: item, filing: filing, at: path, report: report)
     }

@@ -28,19 +28,27 @@ final class FeedDetails {
 
     /// The show and the episode `identity` of the feed recorded as `feed` (its URL, or a `file://`
     /// URL); nil when the feed is neither cached nor a readable file. The episode is nil when the
-    /// feed no longer lists it: the show's details still serve.
-    func lookup(feed: String, identity: String) -> (show: Feed, episode: Episode?)? {
-        if feeds[feed] == nil { feeds[feed] = .some(read(feed)) }
+    /// feed no longer lists it: the show's details still serve. A store that cannot be read is
+    /// told to `problem`, once per feed.
+    func lookup(feed: String, identity: String, problem: (String) -> Void) -> (show: Feed, episode: Episode?)? {
+        if feeds[feed] == nil {
+            do {
+                feeds[feed] = .some(try read(feed))
+            } catch {
+                feeds[feed] = .some(nil)
+                problem("could not look the feed up in the feed cache (\(error)); its files are named and tagged without the feed's details")
+            }
+        }
         guard let found = feeds[feed] ?? nil else { return nil }
         return (found.show, found.episodes[identity])
     }
 
     /// The feed's copy, every cached page of it, parsed; nil when there is none.
-    private func read(_ feed: String) -> Found? {
+    private func read(_ feed: String) throws(StoreError) -> Found? {
         var pages: [Feed] = []
         var next: String? = feed
         var visited: Set<String> = []
-        while let url = next, pages.count < FeedFetcher.maxPages, visited.insert(url).inserted, let path = copy(of: url) {
+        while let url = next, pages.count < FeedFetcher.maxPages, visited.insert(url).inserted, let path = try copy(of: url) {
             guard let result = try? FeedFetcher.parse(file: path, url: url, source: url) else { break }
             pages.append(result.feed)
             next = result.feed.nextPageURL
@@ -55,12 +63,12 @@ final class FeedDetails {
     }
 
     /// Where the feed at `url` is on disk: its cached body, or the file a `file://` URL names.
-    private func copy(of url: String) -> String? {
+    private func copy(of url: String) throws(StoreError) -> String? {
         if url.lowercased().hasPrefix("file://") {
             guard let path = URL(string: url)?.path(percentEncoded: false), access(path, R_OK) == 0 else { return nil }
             return path
         }
-        guard let entry = try? store.feedCacheEntry(url: url) ?? nil else { return nil }
+        guard let entry = try store.feedCacheEntry(url: url) else { return nil }
         let path = cacheDirectory + "/" + entry.bodyFile
         return access(path, R_OK) == 0 ? path : nil
     }
