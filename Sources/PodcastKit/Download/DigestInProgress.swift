@@ -174,14 +174,6 @@ struct DigestInProgress {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
-        let failure: SystemError? = bytes.withUnsafeBytes { raw in
-            do throws(SystemError) {
-                try FileIO.write(raw, to: descriptor, path: path)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        try FileIO.write(bytes[...], to: descriptor, path: path)
     }
 }

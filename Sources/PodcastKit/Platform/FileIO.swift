@@ -104,7 +104,7 @@ public enum FileIO {
     }
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors).
-    private static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(SystemError) {
+    static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
                 try write(raw, to: descriptor, path: path)
