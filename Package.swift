@@ -13,7 +13,6 @@ let package = Package(
     ],
     targets: [
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // TagLib's C API, for writing tags into finished episodes.
@@ -22,6 +21,8 @@ let package = Package(
         .target(name: "CTerminal"),
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
+        // libcurl (libcurl4-openssl-dev), loaded on first use rather than at start-up.
+        .target(name: "CCurl"),
         // SHA-2 from libcrypto (OpenSSL), which libcurl already loads.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
 

@@ -42,7 +42,7 @@ final class EngineLoop {
         _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency))
         defer {
             mailbox.attach(nil)
-            curl_multi_cleanup(multi)
+            podcast_curl_multi_cleanup(multi)
         }
 
         while true {
@@ -61,14 +61,14 @@ final class EngineLoop {
             releaseDueRetries()
             startWaiting(multi: multi)
             var stillRunning: Int32 = 0
-            _ = curl_multi_perform(multi, &stillRunning)
+            _ = podcast_curl_multi_perform(multi, &stillRunning)
             let finished = collectFinished(multi: multi)
             resumeTransfersWaitingForRate()
             publishProgressIfDue()
             outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
             if finished && hasWaiting && running.count < settings.concurrency { continue }
-            _ = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            _ = podcast_curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
     }
 
@@ -135,7 +135,7 @@ final class EngineLoop {
             do {
                 let transfer = try Transfer(request: request, settings: settings.http, limiter: limiter, jar: jar, outbox: outbox)
                 transfer.attachCallbacks()
-                guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+                guard podcast_curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
                     outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
                     continue
                 }
@@ -155,15 +155,15 @@ final class EngineLoop {
     private func collectFinished(multi: UnsafeMutableRawPointer) -> Bool {
         var queued: Int32 = 0
         var any = false
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = podcast_curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
             let code = message.pointee.data.result
             if transfer.followRedirect(after: code) {
                 // The same handle, pointed at the redirect's target, goes round again.
-                _ = curl_multi_remove_handle(multi, handle)
-                if curl_multi_add_handle(multi, handle) == CURLM_OK { continue }
+                _ = podcast_curl_multi_remove_handle(multi, handle)
+                if podcast_curl_multi_add_handle(multi, handle) == CURLM_OK { continue }
                 finish(handle, multi: multi, event: .failed(FailedTransfer(
                     id: transfer.request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)),
                     url: transfer.request.url)))
@@ -180,7 +180,7 @@ final class EngineLoop {
 
     /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
     private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
-        _ = curl_multi_remove_handle(multi, handle)
+        _ = podcast_curl_multi_remove_handle(multi, handle)
         running[handle] = nil
         outbox.post(event)
     }
