@@ -23,8 +23,8 @@ let package = Package(
         .target(name: "CFileSystem"),
         // libcurl (libcurl4-openssl-dev), loaded on first use rather than at start-up.
         .target(name: "CCurl"),
-        // SHA-2 from libcrypto (OpenSSL), which libcurl already loads.
-        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        // SHA-2 from libcrypto (OpenSSL, libssl-dev), loaded on first use.
+        .target(name: "CDigest"),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
