@@ -15,8 +15,8 @@ let package = Package(
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // TagLib's C API, for writing tags into finished episodes.
-        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+        // TagLib's C API (libtagc0-dev), for writing tags into finished episodes; loaded on first use.
+        .target(name: "CTagLib"),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
         .testTarget(
             name: "PodcastCLITests",
-            dependencies: ["CTagLib", "PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
+            dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,3 @@
-import CTagLib
 import Foundation
 import PodcastKit
 import PodcastTestSupport
@@ -61,22 +60,29 @@ enum LibraryScenario {
         return try Data(contentsOf: URL(filePath: path))
     }
 
-    /// The tags TagLib reads from the file at `path` (it tells the format by the extension).
-    static func tags(of path: String) -> [String: String]? {
-        podcast_taglib_configure()
-        guard let file = taglib_file_new(path) else { return nil }
-        defer { taglib_file_free(file) }
-        guard taglib_file_is_valid(file) != 0, let tag = taglib_file_tag(file) else { return nil }
-        func text(_ value: UnsafeMutablePointer<CChar>?) -> String {
-            guard let value else { return "" }
-            defer { taglib_free(value) }
-            return String(cString: value)
+    /// The tags ffprobe (FFmpeg, a reader independent of the TagLib that wrote them) finds in the
+    /// file at `path`, by their common names: title, album, artist, genre, comment, year, track.
+    /// Nil when ffprobe cannot read the file.
+    static func tags(of path: String) async throws -> [String: String]? {
+        let process = try ChildProcess(URL(filePath: "/usr/bin/ffprobe"), [
+            "-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", path,
+        ])
+        let result = await process.finish(within: .seconds(60))
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            return nil
+        }
+        // MP3 and MP4 tags are the container's; Ogg's Vorbis comments are the stream's, in capitals.
+        var found: [String: String] = [:]
+        let streams = json["streams"] as? [[String: Any]] ?? []
+        for tags in ([json["format"] as? [String: Any]] + streams).compactMap({ $0?["tags"] as? [String: String] }) {
+            for (key, value) in tags { found[key.lowercased()] = value }
         }
         return [
-            "title": text(taglib_tag_title(tag)), "album": text(taglib_tag_album(tag)), "artist": text(taglib_tag_artist(tag)),
-            "genre": text(taglib_tag_genre(tag)), "comment": text(taglib_tag_comment(tag)),
-            "year": String(taglib_tag_year(tag)), "track": String(taglib_tag_track(tag)),
-        ]
+            "title": found["title"], "album": found["album"], "artist": found["artist"], "genre": found["genre"],
+            "comment": found["comment"] ?? found["description"],
+            "year": found["date"].map { String($0.prefix(4)) },
+            "track": (found["track"] ?? found["tracknumber"]).map { String($0.prefix { $0 != "/" }) },
+        ].compactMapValues { $0 }
     }
 
     /// Every regular file under `directory`, as paths relative to it, sorted.

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `--tag`: MP3, M4A and Opus files made by ffmpeg, tagged by podcast with TagLib and read back
-/// with TagLib; a file TagLib cannot read is kept untagged, byte for byte, with a warning.
+/// with ffprobe; a file TagLib cannot read is kept untagged, byte for byte, with a warning.
 @Suite(.enabled(if: LibraryScenario.hasFFmpeg, "ffmpeg is not installed (make setup installs it)"))
 struct TagCommandTests {
     @Test func mp3M4AAndOpusFilesAreTaggedAndReadBack() async throws {
@@ -33,7 +33,7 @@ struct TagCommandTests {
         for (index, (fileExtension, _, _)) in files.enumerated() {
             let title = "Tone in \(fileExtension.uppercased()) — ünïcode"
             let path = folder + "/2026-11-0\(index + 2) \(title).\(fileExtension)"
-            let tags = try #require(LibraryScenario.tags(of: path), "TagLib cannot read \(path)")
+            let tags = try #require(try await LibraryScenario.tags(of: path), "ffprobe cannot read \(path)")
             #expect(tags["title"] == title)
             #expect(tags["album"] == LibraryScenario.podcastTitle)
             #expect(tags["artist"] == "Loop Author")

@@ -20,9 +20,6 @@ enum TagWriter {
         case untagged(String)
     }
 
-    /// TagLib's process-wide choices, made once before its first use.
-    private static let configured: Void = podcast_taglib_configure()
-
     /// Writes `tags` into a copy of the file at `served`.
     static func write(_ tags: EpisodeTags, to served: String) -> Outcome {
         guard let format = format(of: served) else {
@@ -61,13 +58,13 @@ enum TagWriter {
     }
 
     private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> String? {
-        _ = configured
+        if let why = podcast_taglib_load_error() { return String(cString: why) }
         guard let file = podcast_taglib_open(path, type) else { return "TagLib cannot open it" }
         return write(tags, into: file)
     }
 
     private static func write(_ tags: EpisodeTags, toNamed path: String) -> String? {
-        _ = configured
+        if let why = podcast_taglib_load_error() { return String(cString: why) }
         guard let file = podcast_taglib_open_by_name(path) else { return "TagLib cannot open it" }
         return write(tags, into: file)
     }
@@ -93,17 +90,17 @@ enum TagWriter {
 
     /// Sets every tag and saves; frees `file` in any case. Nil when saved, else why not.
     private static func write(_ tags: EpisodeTags, into file: UnsafeMutablePointer<TagLib_File>) -> String? {
-        defer { taglib_file_free(file) }
-        guard podcast_taglib_is_valid(file) == 1, let tag = taglib_file_tag(file) else {
+        defer { podcast_taglib_free(file) }
+        guard podcast_taglib_is_valid(file) == 1, let tag = podcast_taglib_tag(file) else {
             return "TagLib cannot read it as the format its first bytes say"
         }
-        taglib_tag_set_title(tag, tags.title)
-        taglib_tag_set_album(tag, tags.album)
-        if let artist = tags.artist { taglib_tag_set_artist(tag, artist) }
-        if let year = tags.year, year > 0 { taglib_tag_set_year(tag, UInt32(year)) }
-        if let track = tags.track, track > 0 { taglib_tag_set_track(tag, UInt32(track)) }
-        taglib_tag_set_genre(tag, tags.genre)
-        if let comment = tags.comment { taglib_tag_set_comment(tag, comment) }
+        podcast_taglib_set_title(tag, tags.title)
+        podcast_taglib_set_album(tag, tags.album)
+        if let artist = tags.artist { podcast_taglib_set_artist(tag, artist) }
+        if let year = tags.year, year > 0 { podcast_taglib_set_year(tag, UInt32(year)) }
+        if let track = tags.track, track > 0 { podcast_taglib_set_track(tag, UInt32(track)) }
+        podcast_taglib_set_genre(tag, tags.genre)
+        if let comment = tags.comment { podcast_taglib_set_comment(tag, comment) }
         guard podcast_taglib_save(file) == 1 else { return "TagLib could not save the tags" }
         return nil
     }
