@@ -26,10 +26,6 @@ public struct ByteWord {
     @inlinable
     public var containsNonASCII: Bool { bits & Self.highBits != 0 }
 
-    /// How many of the bytes continue a UTF-8 sequence (0x80 to 0xBF).
-    @inlinable
-    public var continuationCount: Int { (bits & ~(bits << 1) & Self.highBits).nonzeroBitCount }
-
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
 

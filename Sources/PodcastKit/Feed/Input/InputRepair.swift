@@ -21,9 +21,6 @@
 /// section) is held back and completed from the next one, so the result never depends on where
 /// the pieces were cut. Runs of bytes that need nothing are skipped eight at a time, and a piece
 /// that needs no repair is handed on as it is, without a copy.
-///
-/// A UTF-8 document's repaired bytes then have the text of its elements turned into CDATA
-/// sections where that reads the same and libxml2 reads it faster (`TextSections`).
 struct InputRepair {
     private enum Mode {
         case markup, cdata, comment
@@ -37,8 +34,6 @@ struct InputRepair {
     private var joined: [UInt8] = []
     /// The repaired bytes of the current piece, once it needed a repair (reused between pieces).
     private var output: [UInt8] = []
-    /// The stage the repaired bytes of a UTF-8 document go through next.
-    private var sections: TextSections?
 
     /// The longest entity name considered; a longer run is not a reference.
     private static let maxNameLength = 32
@@ -46,20 +41,10 @@ struct InputRepair {
     /// A repair of references, and of invalid UTF-8 when `utf8` is true (the document is meant to be UTF-8).
     init(utf8: Bool) {
         repairsUTF8 = utf8
-        sections = utf8 ? TextSections() : nil
     }
 
     /// Passes `input` on to `emit`, repaired, in one piece; with `final`, nothing is held back.
     mutating func process(_ input: UnsafeRawBufferPointer, final: Bool, emit: (UnsafeRawBufferPointer) -> Void) {
-        guard var sections else { return repair(input, final: final, emit: emit) }
-        // Taken out while the repairs hand it their bytes: both are parts of this value.
-        self.sections = nil
-        repair(input, final: final) { sections.process($0, final: final, emit: emit) }
-        self.sections = sections
-    }
-
-    /// The repairs alone: `process` without the text stage.
-    private mutating func repair(_ input: UnsafeRawBufferPointer, final: Bool, emit: (UnsafeRawBufferPointer) -> Void) {
         if pending.isEmpty {
             scan(input, final: final, emit: emit)
         } else {
