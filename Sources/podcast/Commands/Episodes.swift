@@ -77,29 +77,29 @@ struct Episodes: ParsableCommand, OutputConfigured {
             defer { progressLine.clear() }
             fetched = try reader.read(try source.get(), refresh: refresh)
         }
-        Self.returnFreedMemory()
         let parsed = fetched.result.feed
         let url = fetched.url
         let limit = limit
         let makeListing: @Sendable () -> Listing = { Listing(feed: parsed, url: url, limit: limit) }
-        var records = try store.downloadRecords(feed: url)
-        // Files already in place that the store does not know (it was lost) show as downloaded;
-        // the listing is made here to match them. Without the episodes directory none can be:
-        // the download items of a long feed (2 MB for 10,000 episodes, the run's peak of memory)
-        // are then not even made, and the listing is made by the thread that stores it.
+        // Made and stored beside the output, on a second core, through a store of its own (or
+        // after it, here, when no thread can be started): storing a long listing takes as long as
+        // writing it out, so the thread starts as soon as it can. Files already in place that the
+        // store does not know (it was lost) show as downloaded, and the listing is made here
+        // first to match them; without the episodes directory none can be, and the download
+        // items of a long feed (2 MB for 10,000 episodes, the run's peak of memory) are not even
+        // made.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
+        let mayHavePlacedFiles = access(episodesDirectory, F_OK) == 0
+        var saving = mayHavePlacedFiles ? nil : Self.startStoring(makeListing, paths: paths)
+        Self.returnFreedMemory()
+        var records = try store.downloadRecords(feed: url)
         var placedListing: Listing?
-        if access(episodesDirectory, F_OK) == 0 {
+        if mayHavePlacedFiles {
             let listing = makeListing()
             records.merge(PlacedFiles.records(
                 of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
             placedListing = listing
-        }
-        // Made and stored beside the output, on a second core, through a store of its own (or
-        // after it, here, when no thread can be started).
-        let madeListing = placedListing
-        let saving = BackgroundThread { () throws(StoreError) in
-            try StateStore.open(paths: paths).replaceListing(madeListing ?? makeListing())
+            saving = Self.startStoring({ listing }, paths: paths)
         }
 
         for move in fetched.moves {
@@ -113,6 +113,13 @@ struct Episodes: ParsableCommand, OutputConfigured {
         show(rendering, console: context.console)
         if saving == nil { try store.replaceListing(placedListing ?? makeListing()) }
         return (saving, count)
+    }
+
+    /// Starts the thread that stores the listing `makeListing` makes; nil when no thread can be started.
+    private static func startStoring(
+        _ makeListing: @escaping @Sendable () -> Listing, paths: PodcastPaths
+    ) -> BackgroundThread<Void, StoreError>? {
+        BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(makeListing()) }
     }
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items
