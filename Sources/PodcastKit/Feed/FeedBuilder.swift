@@ -128,7 +128,14 @@ struct FeedBuilder {
         let room = Self.maxTextBytes - text.count
         guard room > 0 else { return }
         if bytes.count > room { truncatedTexts += 1 }
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.prefix(room)))
+        let kept = UnsafeBufferPointer(rebasing: bytes.prefix(room))
+        // A character reference arrives alone, as one character (escaped HTML has dozens an item:
+        // `&#60;p&#62;`). Its few bytes are appended one by one: setting up a bulk copy costs more.
+        if kept.count <= 4 {
+            for byte in kept { text.append(byte) }
+        } else {
+            text.append(contentsOf: kept)
+        }
     }
 
     /// Takes in the text read for `field`, in the item being read or in the channel.

@@ -62,7 +62,7 @@ public final class FeedParser {
     }
 
     /// The size from which a document is long enough for its repairs to pay for a thread.
-    static let longDocument = 1024 * 1024
+    static let longDocument = 256 * 1024
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
     /// or byte limit was reached): the caller may stop reading.

@@ -26,6 +26,17 @@ public struct ByteWord {
     @inlinable
     public var containsNonASCII: Bool { bits & Self.highBits != 0 }
 
+    /// Whether one of the bytes is below `limit` (at most 0x80) or is one of `first`, `second`
+    /// and `third`: the tests of `containsByte(below:)` and `contains(_:)` in one expression, for
+    /// scans where the answer is nearly always no.
+    @inlinable
+    public func containsAny(below limit: UInt8, _ first: UInt8, _ second: UInt8, _ third: UInt8) -> Bool {
+        let below = (bits &- UInt64(limit) &* Self.ones) & ~bits
+        let matches = Self.zeroBytes(bits ^ (UInt64(first) &* Self.ones)) | Self.zeroBytes(bits ^ (UInt64(second) &* Self.ones))
+            | Self.zeroBytes(bits ^ (UInt64(third) &* Self.ones))
+        return (below | matches) & Self.highBits != 0
+    }
+
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
 
@@ -33,6 +44,13 @@ public struct ByteWord {
     /// byte too, so it says whether, not where.)
     @inlinable
     static func hasZeroByte(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & highBits != 0
+        zeroBytes(word) & highBits != 0
+    }
+
+    /// `word` with the high bit of each zero byte set (and perhaps of a byte above one), among
+    /// other bits: `hasZeroByte` before its last step, for tests that combine several.
+    @inlinable
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word
     }
 }

@@ -16,9 +16,9 @@ public enum HTMLEntities {
     }
 
     /// The names of up to eight bytes, each packed into a word (first byte highest).
-    private static let byWord: [UInt64: Unicode.Scalar] = Dictionary(
-        uniqueKeysWithValues: table.filter { $0.key.utf8.count <= 8 }.map { name, scalar in
-            (name.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, scalar)
+    private static let byWord = PackedNameTable(
+        table.filter { $0.key.utf8.count <= 8 }.map { name, scalar in
+            (key: name.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, value: scalar)
         })
 
     /// Every HTML 4.01 entity (ISO Latin-1, symbols and Greek, and the special set), `apos`, and the HTML5

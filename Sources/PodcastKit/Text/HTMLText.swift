@@ -339,11 +339,11 @@ public enum HTMLText {
             key(name).flatMap { roles[$0] } ?? .inline
         }
 
-        private static let roles: [UInt64: TagRole] = {
-            var roles: [UInt64: TagRole] = [:]
+        private static let roles: PackedNameTable<TagRole> = {
+            var roles: [(key: UInt64, value: TagRole)] = []
             func add(_ names: [String], _ role: TagRole) {
                 for name in names {
-                    if let key = Array(name.utf8).withUnsafeBufferPointer(key) { roles[key] = role }
+                    if let key = Array(name.utf8).withUnsafeBufferPointer(key) { roles.append((key, role)) }
                 }
             }
             add(["br"], .lineBreak)
@@ -357,7 +357,7 @@ public enum HTMLText {
             add(["td", "th"], .cell)
             add(["script"], .rawText(closing: Array("script".utf8)))
             add(["style"], .rawText(closing: Array("style".utf8)))
-            return roles
+            return PackedNameTable(roles)
         }()
 
         /// Up to ten letters and digits packed six bits each, case folded: a lookup that allocates nothing.

@@ -42,7 +42,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let context = try CommandContext.current()
         let listed = try showEpisodes(context: context)
         // Everything the showing held (the feed, this thread's store) was let go on its return:
-        // the feed's memory is freed while the listing is still being stored, and the store's
+        // the feed's memory is freed by whichever thread lets go of it last, and the store's
         // last connection, which copies its log into the database, is the storing thread's.
         try listed.saving?.wait()
         if !output.json && listed.count > 0 {
@@ -77,21 +77,30 @@ struct Episodes: ParsableCommand, OutputConfigured {
             defer { progressLine.clear() }
             fetched = try reader.read(try source.get(), refresh: refresh)
         }
-        Self.returnFreedMemory()
-        let listing = Listing(feed: fetched.result.feed, url: fetched.url, limit: limit)
-        var records = try store.downloadRecords(feed: fetched.url)
-        // Files already in place that the store does not know (it was lost) show as downloaded.
+        let parsed = fetched.result.feed
+        let url = fetched.url
+        let limit = limit
+        let makeListing: @Sendable () -> Listing = { Listing(feed: parsed, url: url, limit: limit) }
+        // Made and stored beside the output, on a second core, through a store of its own (or
+        // after it, here, when no thread can be started): storing a long listing takes as long as
+        // writing it out, so the thread starts as soon as it can. Files already in place that the
+        // store does not know (it was lost) show as downloaded, and the listing is made here
+        // first to match them; without the episodes directory none can be, and the download
+        // items of a long feed (2 MB for 10,000 episodes, the run's peak of memory) are not even
+        // made.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
-        // Without the episodes directory none can be: the download items of a long feed (2 MB
-        // for 10,000 episodes, the run's peak of memory) are then not even made.
-        if access(episodesDirectory, F_OK) == 0 {
+        let mayHavePlacedFiles = access(episodesDirectory, F_OK) == 0
+        var saving = mayHavePlacedFiles ? nil : Self.startStoring(makeListing, paths: paths)
+        Self.returnFreedMemory()
+        var records = try store.downloadRecords(feed: url)
+        var placedListing: Listing?
+        if mayHavePlacedFiles {
+            let listing = makeListing()
             records.merge(PlacedFiles.records(
                 of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
+            placedListing = listing
+            saving = Self.startStoring({ listing }, paths: paths)
         }
-        // Stored beside the output, on a second core, through a store of its own (or after it,
-        // here, when no thread can be started). The thread holds the listing alone, not the
-        // feed: that is freed here, meanwhile.
-        let saving = BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(listing) }
 
         for move in fetched.moves {
             context.console.note(move)
@@ -99,10 +108,18 @@ struct Episodes: ParsableCommand, OutputConfigured {
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
-        let rendering = EpisodesRendering(feed: fetched.result.feed, url: fetched.url, count: listing.items.count, records: records)
+        let count = min(limit ?? parsed.episodes.count, parsed.episodes.count)
+        let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records)
         show(rendering, console: context.console)
-        if saving == nil { try store.replaceListing(listing) }
-        return (saving, listing.items.count)
+        if saving == nil { try store.replaceListing(placedListing ?? makeListing()) }
+        return (saving, count)
+    }
+
+    /// Starts the thread that stores the listing `makeListing` makes; nil when no thread can be started.
+    private static func startStoring(
+        _ makeListing: @escaping @Sendable () -> Listing, paths: PodcastPaths
+    ) -> BackgroundThread<Void, StoreError>? {
+        BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(makeListing()) }
     }
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items

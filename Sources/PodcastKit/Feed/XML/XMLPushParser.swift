@@ -20,6 +20,9 @@ final class XMLPushParser {
     private(set) var ignoredEntityDeclarations = 0
 
     private let context: xmlParserCtxtPtr
+    /// True when libxml2 reads the bytes as UTF-8 without an encoder, which would otherwise hold
+    /// back a character cut at the end of a chunk.
+    private var readsUTF8Natively = false
     private var names = InternedNames()
     private var finished = false
 
@@ -51,7 +54,15 @@ final class XMLPushParser {
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOWARNING.rawValue)
         if let encoding {
             options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
-            _ = xmlCtxtResetPush(context, nil, 0, documentURL, encoding)
+            if encoding == "UTF-8" {
+                // Named, libxml2 2.9 runs every byte through a UTF-8 to UTF-8 "conversion", a copy
+                // of the whole document; its native UTF-8 reads the same bytes without it. (The
+                // bytes handed to it are valid UTF-8, repaired, and chunks end between characters.)
+                _ = xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
+                readsUTF8Natively = true
+            } else {
+                _ = xmlCtxtResetPush(context, nil, 0, documentURL, encoding)
+            }
         }
         _ = xmlCtxtUseOptions(context, options)
         // After any reset, which frees myDoc: see the type's comment.
@@ -73,7 +84,11 @@ final class XMLPushParser {
         var remaining = bytes.count
         withSession(lending: &builder) {
             while remaining > 0 {
-                let size = min(remaining, Self.chunkSize)
+                var size = min(remaining, Self.chunkSize)
+                // A chunk ends before the byte that starts a character, not inside one.
+                while readsUTF8Natively && size < remaining && size > 1 && start.load(fromByteOffset: size, as: UInt8.self) & 0xC0 == 0x80 {
+                    size -= 1
+                }
                 _ = xmlParseChunk(context, start.assumingMemoryBound(to: CChar.self), Int32(size), 0)
                 start += size
                 remaining -= size
