@@ -83,8 +83,14 @@ final class EpisodeFinisher {
             // The thread's own resolver: the two threads never share (and contend for) one reference count.
             let resolver = URLResolver(documentURL: documentURL)
             var episodes: [Episode] = []
-            while let batch = queue.receive() {
-                for item in batch { episodes.append(item.draft.episode(resolver: item.base ?? resolver)) }
+            while var batch = queue.receive() {
+                for index in batch.indices {
+                    // Moved out of the batch, not copied: a copy retains every text of the draft,
+                    // and the batch then releases them all again.
+                    var draft = FeedBuilder.ItemDraft()
+                    swap(&draft, &batch[index].draft)
+                    episodes.append(draft.episode(resolver: batch[index].base ?? resolver))
+                }
             }
             return episodes
         }
