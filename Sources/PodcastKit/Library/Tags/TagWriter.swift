@@ -31,7 +31,7 @@ enum TagWriter {
         case .vorbis: return inCopy(of: served) { write(tags, to: $0, type: TagLib_File_OggVorbis) }
         case .flac: return inCopy(of: served) { write(tags, to: $0, type: TagLib_File_FLAC) }
         // TagLib 1.13's C API has no Opus type: it chooses by the extension, which the copy has.
-        case .opus: return inCopy(of: served, fileExtension: "opus") { write(tags, toNamed: $0) }
+        case .opus: return inCopy(of: served, fileExtension: "opus") { write(tags, to: $0, type: nil) }
         }
     }
 
@@ -57,15 +57,12 @@ enum TagWriter {
         write(tags, to: path, type: TagLib_File_MPEG)
     }
 
-    private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type) -> String? {
+    /// Writes `tags` into the file at `path` opened as `type`, or as its extension says when nil;
+    /// nil when it did, else why not.
+    private static func write(_ tags: EpisodeTags, to path: String, type: TagLib_File_Type?) -> String? {
         if let why = podcast_taglib_load_error() { return String(cString: why) }
-        guard let file = podcast_taglib_open(path, type) else { return "TagLib cannot open it" }
-        return write(tags, into: file)
-    }
-
-    private static func write(_ tags: EpisodeTags, toNamed path: String) -> String? {
-        if let why = podcast_taglib_load_error() { return String(cString: why) }
-        guard let file = podcast_taglib_open_by_name(path) else { return "TagLib cannot open it" }
+        let file = if let type { podcast_taglib_open(path, type) } else { podcast_taglib_open_by_name(path) }
+        guard let file else { return "TagLib cannot open it" }
         return write(tags, into: file)
     }
 
