@@ -120,7 +120,7 @@ import Testing
             try store.replaceListing(replacement)
 
             #expect(try store.currentListing() == replacement)
-            #expect(try rowCount("listing_items", in: store) == 1)
+            #expect(try rowCount("current_listing", in: store) == 1)
         }
     }
 

@@ -1,14 +1,14 @@
 extension Listing {
     /// The listing of `feed`'s first `limit` episodes (all when nil), remembered under `url`.
     public init(feed: Feed, url: String, limit: Int? = nil) {
-        self.init(
-            source: .feed(url: url, title: feed.title),
-            items: feed.episodes.withUnsafeBufferPointer { episodes in
-                // Read in place: subscripting the array would copy each episode whole.
-                episodes.prefix(limit ?? episodes.count).indices.map { index in
-                    ListingItem(episode: episodes[index], number: index + 1)
-                }
-            })
+        self.init(source: .feed(url: url, title: feed.title), items: Array(Self.items(of: feed, limit: limit)))
+    }
+
+    /// The items of `feed`'s first `limit` episodes (all when nil), each made as it is read.
+    static func items(of feed: Feed, limit: Int?) -> some Collection<ListingItem> {
+        (0..<min(limit ?? feed.episodes.count, feed.episodes.count)).lazy.map { index in
+            ListingItem(episode: feed.episodes[index], number: index + 1)
+        }
     }
 }
 

@@ -138,6 +138,14 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Runs `body` on the bytes of column `index` as a blob (none for NULL), valid only during the call.
+    func withBlob<T, Failure: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(Failure) -> T) throws(Failure) -> T {
+        // Ask for the length after the bytes, as for text.
+        let bytes = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
     /// Column `index` as an integer; NULL is an error.
     func int64(at index: Int32) throws(SQLiteError) -> Int64 {
         try required(optionalInt64(at: index), at: index, expected: "an integer")
@@ -198,7 +206,7 @@ extension String: SQLiteBindable {
     }
 }
 
-extension Data: SQLiteBindable {
+extension [UInt8]: SQLiteBindable {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         // An empty buffer may have no address, and a NULL pointer would bind NULL instead of an empty blob.
         guard !isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }

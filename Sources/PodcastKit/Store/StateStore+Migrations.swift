@@ -1,4 +1,5 @@
 import CSQLite
+import FoundationEssentials
 
 /// One step of the schema; step N (counted from 1) takes `PRAGMA user_version` from N-1 to N.
 struct Migration {
@@ -6,6 +7,8 @@ struct Migration {
     let summary: String
     /// The statements of the step, run in one go inside the migration's transaction.
     let sql: String
+    /// What the step does that SQL cannot, after `sql` and in the same transaction.
+    var carryOver: (@Sendable (SQLiteConnection) throws(SQLiteError) -> Void)?
 }
 
 extension StateStore {
@@ -409,6 +412,31 @@ extension StateStore {
                 ) STRICT;
                 """
         ),
+        Migration(
+            summary: "a listing's items are kept as one value (StoredListingItems), not as a row each",
+            sql: """
+                ALTER TABLE current_listing ADD COLUMN items BLOB NOT NULL DEFAULT x'';
+                """,
+            carryOver: { connection throws(SQLiteError) in
+                // The listing shown before the upgrade keeps its numbers for `podcast download N`.
+                let rows = try connection.prepare("""
+                    SELECT number, identity, title, enclosure_url, enclosure_type, enclosure_length, published, guid, integrity
+                    FROM listing_items ORDER BY listing, number
+                    """)
+                let items = try rows.rows { row throws(SQLiteError) in
+                    ListingItem(
+                        number: try row.int(at: 0), identity: try row.string(at: 1), title: try row.string(at: 2),
+                        enclosureURL: row.optionalString(at: 3), enclosureType: row.optionalString(at: 4),
+                        enclosureLength: row.optionalInt64(at: 5),
+                        published: row.optionalDouble(at: 6).map { Date(timeIntervalSince1970: $0) },
+                        guid: row.optionalString(at: 7), integrity: row.optionalString(at: 8).flatMap(Integrity.init(stored:)))
+                }
+                let update = try connection.prepare("UPDATE current_listing SET items = ?1")
+                try update.bind(StoredListingItems.encode(items), at: 1)
+                try update.run()
+                try connection.execute("DROP TABLE listing_items")
+            }
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.
@@ -428,6 +456,7 @@ extension StateStore {
             guard version < known else { return version }
             for (index, migration) in Self.migrations.enumerated().dropFirst(version) {
                 try connection.execute(migration.sql)
+                try migration.carryOver?(connection)
                 // A pragma takes no bound parameters; the value is our own integer.
                 try connection.execute("PRAGMA user_version = \(index + 1)")
             }
