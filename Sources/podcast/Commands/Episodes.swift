@@ -80,26 +80,27 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let parsed = fetched.result.feed
         let url = fetched.url
         let limit = limit
-        let makeListing: @Sendable () -> Listing = { Listing(feed: parsed, url: url, limit: limit) }
-        // Made and stored beside the output, on a second core, through a store of its own (or
-        // after it, here, when no thread can be started): storing a long listing takes as long as
+        // Stored beside the output, on a second core, through a store of its own (or after it,
+        // here, when no thread can be started): storing a long listing takes about as long as
         // writing it out, so the thread starts as soon as it can. Files already in place that the
         // store does not know (it was lost) show as downloaded, and the listing is made here
-        // first to match them; without the episodes directory none can be, and the download
-        // items of a long feed (2 MB for 10,000 episodes, the run's peak of memory) are not even
-        // made.
+        // first to match them; without the episodes directory none can be, and the listing is
+        // stored straight from the feed: its items (2 MB for 10,000 episodes, the run's peak of
+        // memory) are never all made.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
         let mayHavePlacedFiles = access(episodesDirectory, F_OK) == 0
-        var saving = mayHavePlacedFiles ? nil : Self.startStoring(makeListing, paths: paths)
+        var storeListing: @Sendable (StateStore) throws(StoreError) -> Void = { store throws(StoreError) in
+            try store.replaceListing(feed: parsed, url: url, limit: limit)
+        }
+        var saving = mayHavePlacedFiles ? nil : Self.startStoring(storeListing, paths: paths)
         Self.returnFreedMemory()
         var records = try store.downloadRecords(feed: url)
-        var placedListing: Listing?
         if mayHavePlacedFiles {
-            let listing = makeListing()
+            let listing = Listing(feed: parsed, url: url, limit: limit)
             records.merge(PlacedFiles.records(
                 of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
-            placedListing = listing
-            saving = Self.startStoring({ listing }, paths: paths)
+            storeListing = { store throws(StoreError) in try store.replaceListing(listing) }
+            saving = Self.startStoring(storeListing, paths: paths)
         }
 
         for move in fetched.moves {
@@ -111,15 +112,20 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let count = min(limit ?? parsed.episodes.count, parsed.episodes.count)
         let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records)
         show(rendering, console: context.console)
-        if saving == nil { try store.replaceListing(placedListing ?? makeListing()) }
+        if saving == nil { try storeListing(store) }
         return (saving, count)
     }
 
-    /// Starts the thread that stores the listing `makeListing` makes; nil when no thread can be started.
+    /// Starts the thread that stores the listing with `storeListing`; nil when no thread can be started.
     private static func startStoring(
-        _ makeListing: @escaping @Sendable () -> Listing, paths: PodcastPaths
+        _ storeListing: @escaping @Sendable (StateStore) throws(StoreError) -> Void, paths: PodcastPaths
     ) -> BackgroundThread<Void, StoreError>? {
-        BackgroundThread { () throws(StoreError) in try StateStore.open(paths: paths).replaceListing(makeListing()) }
+        BackgroundThread { () throws(StoreError) in
+            let store = try StateStore.open(paths: paths)
+            try storeListing(store)
+            // Here, beside the output, rather than when the last connection closes, after it.
+            try store.checkpoint()
+        }
     }
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items
