@@ -96,8 +96,7 @@ private final class StatusScreen {
 
     func show(_ rendering: StatusRendering) {
         if let frame {
-            let lines = rendering.lines(width: max(10, frame.columns - 1), height: frame.rows - 1)
-            frame.draw(lines) { "+\($0) more lines" }
+            frame.draw(overflow: { "+\($0) more lines" }) { width, height in rendering.lines(width: width, height: height) }
             return
         }
         for entry in rendering.ordered {

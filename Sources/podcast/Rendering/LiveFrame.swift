@@ -22,18 +22,18 @@ final class LiveFrame {
         TerminalSignals.watch(descriptor)
     }
 
-    /// The terminal's columns now.
-    var columns: Int { console.columns(of: descriptor) }
-
-    /// The terminal's lines now.
-    var rows: Int { console.lines(of: descriptor) }
-
-    /// Draws `lines` over the last frame. When they do not fit the terminal's height, the first
-    /// ones are drawn and then `overflow(hidden)`, a line saying how many were left out.
-    func draw(_ lines: [String], overflow: (Int) -> String) {
+    /// Draws over the last frame the lines `layout` makes for the room the terminal has: `width`
+    /// columns a line may take and `height` lines, read once for the whole frame, so that a
+    /// resize in the middle of one cannot lay it out for one size and cut it for another. Lines
+    /// that still do not fit are cut: the first ones are drawn and then `overflow(hidden)`, a line
+    /// saying how many were left out.
+    func draw(overflow: (Int) -> String, _ layout: (_ width: Int, _ height: Int) -> [String]) {
         let events = TerminalSignals.take()
+        let columns = console.columns(of: descriptor)
+        let rows = console.lines(of: descriptor)
         let width = max(10, columns - 1)
         let room = max(2, rows - 1)
+        let lines = layout(width, room)
         var shown = lines
         if lines.count > room {
             shown = Array(lines.prefix(room - 1)) + [overflow(lines.count - (room - 1))]
@@ -43,7 +43,7 @@ final class LiveFrame {
             frame += "\u{1B}[?25l"
             cursorHidden = true
         }
-        frame += moveToTop(after: events)
+        frame += moveToTop(after: events, columns: columns, rows: rows)
         drawn = []
         drawnColumns = columns
         for line in shown {
@@ -58,7 +58,7 @@ final class LiveFrame {
     /// Erases the frame, leaving the cursor where it began (to print a line that stays).
     func clear() {
         let events = TerminalSignals.take()
-        let up = moveToTop(after: events)
+        let up = moveToTop(after: events, columns: console.columns(of: descriptor), rows: console.lines(of: descriptor))
         // Back from a stop, the cursor is shown: the next frame hides it again.
         if !events.isEmpty { cursorHidden = false }
         drawn = []
@@ -74,15 +74,16 @@ final class LiveFrame {
     }
 
     /// The escape that moves the cursor to the frame's first line: up as many lines as it has,
-    /// or, after a resize, as many as its lines take at the new width (a terminal that rewraps
-    /// them makes each wider line two or more); after a stop, nowhere (the shell wrote below it).
-    private func moveToTop(after events: TerminalSignals.Events) -> String {
+    /// or, after a resize, as many as its lines take at the new width (`columns`; a terminal that
+    /// rewraps them makes each wider line two or more), at most the screen's `rows` less one;
+    /// after a stop, nowhere (the shell wrote below it).
+    private func moveToTop(after events: TerminalSignals.Events, columns: Int, rows screenRows: Int) -> String {
         if events.contains(.continued) { return "" }
         var rows = drawn.count
         if events.contains(.resized) || columns != drawnColumns {
-            let columns = max(1, self.columns)
+            let columns = max(1, columns)
             rows = drawn.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
-            rows = min(rows, self.rows - 1)
+            rows = min(rows, screenRows - 1)
         }
         return rows > 0 ? "\r\u{1B}[\(rows)F" : ""
     }

@@ -141,14 +141,16 @@ final class ProgressDisplay {
 
     private func redraw() {
         guard let frame else { return }
-        let layout = ProgressLayout(width: max(10, frame.columns - 1), numberWidth: numberWidth)
-        var lines = layout.lines(running)
         let queued = expected.map { max(0, $0 - ended - running.count) } ?? 0
-        if queued > 0 { lines.append("\(queued) more queued") }
-        frame.draw(lines) { hidden in
+        let overflow = { (hidden: Int) -> String in
             let rows = hidden - (queued > 0 ? 1 : 0)
             guard rows > 0 else { return "\(queued) more queued" }
             return "+\(rows) more running" + (queued > 0 ? ", \(queued) queued" : "")
+        }
+        frame.draw(overflow: overflow) { width, _ in
+            var lines = ProgressLayout(width: width, numberWidth: numberWidth).lines(running)
+            if queued > 0 { lines.append("\(queued) more queued") }
+            return lines
         }
     }
 
