@@ -320,6 +320,21 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(dates == dates.sorted(by: >))
     }
 
+    /// Repeated identities are found wherever the two items were made: both among the first
+    /// items (made on the reading thread), both on the finisher's thread, or one on each.
+    @Test(arguments: [(3, 10), (500, 700), (3, 900)])
+    func aRepeatedGuidInALongFeedIsListedOnce(first: Int, second: Int) throws {
+        let items = (1...1_000).map { number in
+            let guid = number == second ? "id-\(first)" : "id-\(number)"
+            return "<item><title>Episode \(number)</title><guid>\(guid)</guid></item>"
+        }
+        let document = "<rss version=\"2.0\"><channel><title>Long</title>" + items.joined() + "</channel></rss>"
+        let result = try parseFeed(Data(document.utf8), pieceSize: 16 * 1024)
+        #expect(result.feed.episodes.count == 999)
+        #expect(result.feed.episodes.filter { $0.guid == "id-\(first)" }.map(\.title) == ["Episode \(first)"])
+        #expect(result.warnings == ["feed https://example.com/feed.xml lists 1 episodes twice (same identity); each is shown once"])
+    }
+
     @Test func readingStopsAtTheItemLimitWithAWarning() throws {
         let limit = 50_000  // FeedBuilder.maxItems
         let items = (1...(limit + 5)).map { "<item><guid>\($0)</guid></item>" }.joined()

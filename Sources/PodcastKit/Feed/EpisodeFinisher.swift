@@ -19,8 +19,10 @@ final class EpisodeFinisher {
     private let documentURL: String
     private let resolver: URLResolver
     private var episodes: [Episode] = []
+    /// The identities of the episodes made on the calling thread (the thread keeps its own).
+    private var identities = IdentityTally()
     private var pending: [Item] = []
-    private var worker: (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)?
+    private var worker: (queue: BatchQueue<[Item]>, thread: BackgroundThread<Made, Never>)?
     /// True when no thread could be started: every episode is then made on the calling thread.
     private var workerUnavailable = false
     private var finished = false
@@ -37,6 +39,7 @@ final class EpisodeFinisher {
         precondition(!finished, "EpisodeFinisher: add after finish")
         if worker == nil && (episodes.count < Self.batchSize || workerUnavailable) {
             episodes.append(draft.episode(resolver: base ?? resolver))
+            identities.note(episodes[episodes.count - 1])
             return
         }
         // Moved in, not copied: a copy retains and releases every text of the draft.
@@ -53,13 +56,19 @@ final class EpisodeFinisher {
             worker.queue.close()
             // The first episodes go in front of the thread's, in the room its array grew to: the
             // other way round, both arrays of a long feed (MBs each) would be held at once.
-            var rest = worker.thread.wait()
+            var (rest, theirs) = worker.thread.wait()
             rest.insert(contentsOf: episodes, at: 0)
             episodes = rest
+            identities.merge(theirs)
             self.worker = nil
         }
         return episodes
     }
+
+    /// Whether two of the episodes `finish` returned share an identity. Known from the episodes
+    /// as they were made, on the thread that made them: the reading thread need not hash every
+    /// identity again once the document has ended (2 ms for 10,000 items, with nothing beside it).
+    var identitiesRepeat: Bool { identities.repeats }
 
     /// Sends the pending items to the thread, starting it first if need be (or, when no thread
     /// can be started, makes their episodes here).
@@ -68,7 +77,10 @@ final class EpisodeFinisher {
         if worker == nil && !workerUnavailable { worker = Self.startWorker(documentURL: documentURL) }
         guard let worker else {
             workerUnavailable = true
-            episodes += pending.map { $0.draft.episode(resolver: $0.base ?? resolver) }
+            for item in pending {
+                episodes.append(item.draft.episode(resolver: item.base ?? resolver))
+                identities.note(episodes[episodes.count - 1])
+            }
             pending = []
             return
         }
@@ -78,12 +90,13 @@ final class EpisodeFinisher {
         pending.reserveCapacity(Self.batchSize)
     }
 
-    private static func startWorker(documentURL: String) -> (queue: BatchQueue<[Item]>, thread: BackgroundThread<[Episode], Never>)? {
+    private static func startWorker(documentURL: String) -> (queue: BatchQueue<[Item]>, thread: BackgroundThread<Made, Never>)? {
         let queue = BatchQueue<[Item]>(slots: batchesInFlight)
-        let thread = BackgroundThread<[Episode], Never> {
+        let thread = BackgroundThread<Made, Never> {
             // The thread's own resolver: the two threads never share (and contend for) one reference count.
             let resolver = URLResolver(documentURL: documentURL)
             var episodes: [Episode] = []
+            var identities = IdentityTally()
             while var batch = queue.receive() {
                 for index in batch.indices {
                     // Moved out of the batch, not copied: a copy retains every text of the draft,
@@ -91,10 +104,29 @@ final class EpisodeFinisher {
                     var draft = FeedBuilder.ItemDraft()
                     swap(&draft, &batch[index].draft)
                     episodes.append(draft.episode(resolver: batch[index].base ?? resolver))
+                    identities.note(episodes[episodes.count - 1])
                 }
             }
-            return episodes
+            return (episodes, identities)
         }
         return thread.map { (queue, $0) }
+    }
+
+    /// What the thread made: the episodes, and their identities.
+    private typealias Made = (episodes: [Episode], identities: IdentityTally)
+
+    /// The identities of episodes, and whether any two share one.
+    private struct IdentityTally: Sendable {
+        private var seen = Set<String>()
+        private(set) var repeats = false
+
+        mutating func note(_ episode: Episode) {
+            if !seen.insert(episode.identity).inserted { repeats = true }
+        }
+
+        /// Takes in the identities of other episodes.
+        mutating func merge(_ other: IdentityTally) {
+            repeats = repeats || other.repeats || !seen.isDisjoint(with: other.seen)
+        }
     }
 }

@@ -59,6 +59,9 @@ struct FeedBuilder {
     }
 
     /// The feed read so far, its episodes in document order. Call once: reading ends with it.
+    /// Whether two episodes of `result()` share an identity (known once it returned).
+    var identitiesRepeat: Bool { finisher.identitiesRepeat }
+
     func result() -> Feed {
         var result = feed
         channel.apply(to: &result)

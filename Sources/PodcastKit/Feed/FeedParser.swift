@@ -147,7 +147,7 @@ public final class FeedParser {
         if builder.itemLimitReached {
             warnings.append("feed \(source) has more than \(FeedBuilder.maxItems) items; only the first \(FeedBuilder.maxItems) were read")
         }
-        let duplicates = Self.orderNewestFirst(&feed.episodes)
+        let duplicates = Self.orderNewestFirst(&feed.episodes, identitiesMayRepeat: builder.identitiesRepeat)
         if duplicates > 0 {
             warnings.append("feed \(source) lists \(duplicates) episodes twice (same identity); each is shown once")
         }
@@ -236,8 +236,9 @@ public final class FeedParser {
     }
 
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of
-    /// an identity; returns how many were dropped.
-    static func orderNewestFirst(_ episodes: inout [Episode]) -> Int {
+    /// an identity; returns how many were dropped. Identities are only compared when
+    /// `identitiesMayRepeat`: a caller that knows that no two episodes share one says so.
+    static func orderNewestFirst(_ episodes: inout [Episode], identitiesMayRepeat: Bool = true) -> Int {
         // Indices are sorted, not episodes, and only the dates and identities are read: a long feed
         // is then copied at most once.
         let dates = episodes.map(\.published)
@@ -249,9 +250,12 @@ public final class FeedParser {
             default: return lhs < rhs
             }
         }
-        let identities = episodes.map(\.identity)
-        var seen = Set<String>(minimumCapacity: episodes.count)
-        let kept = order.filter { seen.insert(identities[$0]).inserted }
+        var kept = order
+        if identitiesMayRepeat {
+            let identities = episodes.map(\.identity)
+            var seen = Set<String>(minimumCapacity: episodes.count)
+            kept = order.filter { seen.insert(identities[$0]).inserted }
+        }
         let dropped = episodes.count - kept.count
         // Most feeds already list each episode once, newest first: nothing to move then.
         if dropped == 0 && kept.elementsEqual(episodes.indices) { return 0 }
