@@ -58,10 +58,10 @@ struct FeedBuilder {
         finisher = EpisodeFinisher(documentURL: url)
     }
 
-    /// The feed read so far, its episodes in document order. Call once: reading ends with it.
     /// Whether two episodes of `result()` share an identity (known once it returned).
     var identitiesRepeat: Bool { finisher.identitiesRepeat }
 
+    /// The feed read so far, its episodes in document order. Call once: reading ends with it.
     func result() -> Feed {
         var result = feed
         channel.apply(to: &result)
