@@ -22,7 +22,7 @@ enum StoredListingItems {
     static let version: UInt64 = 1
 
     /// The texts of an item, in the order they are written.
-    fileprivate enum Text: Int, CaseIterable {
+    private enum Text: Int, CaseIterable {
         case identity, title, enclosureURL, enclosureType, guid, integrity
     }
 
