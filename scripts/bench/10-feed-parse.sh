@@ -7,8 +7,8 @@
 #                 entities (~17 MB): what international feeds (tagesschau, DW, NHK) look like
 #   cdata         2,000 items with long show notes in CDATA (~16 MB)
 #
-# Wall time is the median of 3 runs (one run when a tool takes over 5 s); peak RSS is the largest
-# of those runs, from /usr/bin/time. Every figure includes process start-up: that is what a user
+# Wall time is the median of 3 runs (one run when a tool takes over 5 s), the tools taking turns;
+# peak RSS is the largest of those runs, from /usr/bin/time. Every figure includes process start-up: that is what a user
 # waits for. Targets (10x podcastparser and 40 MB on the ascii and multilingual feeds) are printed
 # as PASS/MISS and never fail the build (timings vary by machine and load).
 #
@@ -56,30 +56,33 @@ if ! have podcastparser || ! have feedparser; then
     done
 fi
 
-# measure FEED NAME OUT COMMAND…: runs COMMAND with stdout to OUT up to 3 times; records
-# "FEED NAME median_seconds peak_rss_kib" in $work/results.
-measure() {
+# run_once FEED NAME OUT COMMAND…: one timed run of COMMAND with stdout to OUT; appends its wall
+# seconds and peak RSS (KiB) to $work/FEED.NAME.runs. A tool that fails is reported and not timed
+# again on this feed; one that took over 5 s is not run again either.
+run_once() {
     local feed=$1 name=$2 out=$3
     shift 3
-    local times=() peak=0 run start end seconds kib
-    for run in 1 2 3; do
-        rm -rf "$work/home" && mkdir "$work/home"
-        start=$(date +%s%N)
-        if ! PODCAST_HOME=$work/home /usr/bin/time -f "%M" -o "$work/time" "$@" >"$out" 2>"$work/$name.err"; then
-            echo "feed-parse: $name failed on the $feed feed:"
-            tail -n 5 "$work/$name.err" | sed 's/^/    /'
-            return 0
-        fi
-        end=$(date +%s%N)
-        seconds=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.3f", ns / 1e9 }')
-        kib=$(tail -n 1 "$work/time")
-        times+=("$seconds")
-        if [ "$kib" -gt "$peak" ]; then peak=$kib; fi
-        if awk -v s="$seconds" 'BEGIN { exit !(s > 5) }'; then break; fi
-    done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-    echo "$feed $name $median $peak" >>"$work/results"
+    local runs=$work/$feed.$name.runs start end
+    if [ -e "$runs.done" ]; then return 0; fi
+    rm -rf "$work/home" && mkdir "$work/home"
+    start=$(date +%s%N)
+    if ! PODCAST_HOME=$work/home /usr/bin/time -f "%M" -o "$work/time" "$@" >"$out" 2>"$work/$name.err"; then
+        echo "feed-parse: $name failed on the $feed feed:"
+        tail -n 5 "$work/$name.err" | sed 's/^/    /'
+        rm -f "$runs"
+        touch "$runs.done"
+        return 0
+    fi
+    end=$(date +%s%N)
+    echo "$(awk -v ns=$((end - start)) 'BEGIN { printf "%.3f", ns / 1e9 }') $(tail -n 1 "$work/time")" >>"$runs"
+    if awk -v ns=$((end - start)) 'BEGIN { exit !(ns > 5e9) }'; then touch "$runs.done"; fi
+}
+
+# record FEED NAME: "FEED NAME median_seconds peak_rss_kib" in $work/results, from the runs.
+record() {
+    local runs=$work/$1.$2.runs
+    if [ ! -s "$runs" ]; then return 0; fi
+    echo "$1 $2 $(sort -n "$runs" | awk '{ v[NR] = $1; if ($2 > peak) peak = $2 } END { print v[int((NR + 1) / 2)], peak }')" >>"$work/results"
 }
 
 # count FEED NAME FILE: how many episodes the tool read (each must have read every one, or its
@@ -104,20 +107,25 @@ for kind in ascii multilingual cdata; do
     feed=$work/$kind.xml
     python3 scripts/bench/make-feed.py "$feed_items" "$feed" "$kind"
     echo "feed $kind: $feed_items items, $(stat -c %s "$feed") bytes"
-    measure "$kind" podcast /dev/null "$podcast" episodes "$feed" --json
-    if have podcastparser; then
-        measure "$kind" podcastparser "$work/$kind.podcastparser.out" "$python" -c '
+    # The tools take turns, run by run, so that a machine that slows down for a while slows
+    # them all alike: the ratios compare runs made in the same minutes.
+    for run in 1 2 3; do
+        run_once "$kind" podcast /dev/null "$podcast" episodes "$feed" --json
+        if have podcastparser; then
+            run_once "$kind" podcastparser "$work/$kind.podcastparser.out" "$python" -c '
 import sys, podcastparser
 with open(sys.argv[1], "rb") as stream:
     print(len(podcastparser.parse("file://" + sys.argv[1], stream)["episodes"]))
 ' "$feed"
-    fi
-    if have feedparser; then
-        measure "$kind" feedparser "$work/$kind.feedparser.out" "$python" -c '
+        fi
+        if have feedparser; then
+            run_once "$kind" feedparser "$work/$kind.feedparser.out" "$python" -c '
 import sys, feedparser
 print(len(feedparser.parse(sys.argv[1]).entries))
 ' "$feed"
-    fi
+        fi
+    done
+    for name in podcast podcastparser feedparser; do record "$kind" "$name"; done
     while read -r result_feed name _; do
         if [ "$result_feed" = "$kind" ]; then echo "$kind $name $feed_items $(count "$kind" "$name" "$feed")" >>"$work/counts"; fi
     done <"$work/results"
