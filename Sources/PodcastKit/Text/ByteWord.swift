@@ -7,7 +7,8 @@ public struct ByteWord {
     /// The eight bytes of `bytes` from `offset` (which must leave eight to read).
     @inlinable
     public init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
-        bits = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        // Byte i in bits 8i..8i+7 on any machine, for `firstOffset`.
+        bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// Whether one of the bytes is `byte`.
@@ -35,6 +36,17 @@ public struct ByteWord {
         let matches = Self.zeroBytes(bits ^ (UInt64(first) &* Self.ones)) | Self.zeroBytes(bits ^ (UInt64(second) &* Self.ones))
             | Self.zeroBytes(bits ^ (UInt64(third) &* Self.ones))
         return (below | matches) & Self.highBits != 0
+    }
+
+    /// The offset of the first byte that is `first` or `second`, or, with `nonASCII`, 0x80 or
+    /// more; nil when there is none.
+    @inlinable
+    public func firstOffset(of first: UInt8, _ second: UInt8, orNonASCII nonASCII: Bool) -> Int? {
+        var marks = (Self.zeroBytes(bits ^ (UInt64(first) &* Self.ones)) | Self.zeroBytes(bits ^ (UInt64(second) &* Self.ones)))
+            & Self.highBits
+        if nonASCII { marks |= bits & Self.highBits }
+        // The lowest mark is exact: `zeroBytes` can only mark a byte above a true match.
+        return marks == 0 ? nil : marks.trailingZeroBitCount / 8
     }
 
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101

@@ -158,29 +158,31 @@ struct InputRepair {
         case .comment: (first, second) = (UInt8(ascii: "-"), UInt8(ascii: "-"))
         }
         var index = start
-        while index < bytes.count {
-            // Eight bytes at a time while none of them matters; else those eight one by one (a
-            // sequence may run past them).
-            if index + 8 <= bytes.count {
-                let word = ByteWord(bytes, at: index)
-                if !(repairsUTF8 && word.containsNonASCII) && !word.contains(first) && !word.contains(second) {
-                    index += 8
-                    continue
-                }
+        // Eight bytes at a time, straight to the first byte that matters among them: a sequence
+        // there is checked whole, and the next eight start after it.
+        while index + 8 <= bytes.count {
+            guard let offset = ByteWord(bytes, at: index).firstOffset(of: first, second, orNonASCII: repairsUTF8) else {
+                index += 8
+                continue
             }
-            let stop = min(index + 8, bytes.count)
-            while index < stop {
-                let byte = bytes[index]
-                if byte < 0x80 {
-                    if byte == first || byte == second { return index }
-                    index += 1
-                } else if !repairsUTF8 {
-                    index += 1
-                } else {
-                    let length = Self.validSequenceLength(bytes, at: index)
-                    guard length > 0 else { return index }
-                    index += length
-                }
+            index += offset
+            if bytes[index] < 0x80 { return index }
+            let length = Self.validSequenceLength(bytes, at: index)
+            guard length > 0 else { return index }
+            index += length
+        }
+        // The last few bytes one by one.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == first || byte == second { return index }
+                index += 1
+            } else if !repairsUTF8 {
+                index += 1
+            } else {
+                let length = Self.validSequenceLength(bytes, at: index)
+                guard length > 0 else { return index }
+                index += length
             }
         }
         return index
