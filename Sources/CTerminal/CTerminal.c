@@ -27,12 +27,15 @@ int podcast_terminal_columns(int fd) {
     return size.ws_col;
 }
 
-int podcast_terminal_lines(int fd) {
+void podcast_terminal_size(int fd, int *lines, int *columns) {
     struct winsize size;
     if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) {
-        return 0;
+        *lines = 0;
+        *columns = 0;
+        return;
     }
-    return size.ws_row;
+    *lines = size.ws_row;
+    *columns = size.ws_col;
 }
 
 int podcast_set_terminal_size(int fd, int rows, int columns) {

@@ -12,8 +12,9 @@ void podcast_use_utf8_ctype(void);
 /// Columns of the terminal on `fd`, or 0 when `fd` is not a terminal.
 int podcast_terminal_columns(int fd);
 
-/// Lines of the terminal on `fd`, or 0 when `fd` is not a terminal or it reports none.
-int podcast_terminal_lines(int fd);
+/// The lines and columns of the terminal on `fd`, read together (one TIOCGWINSZ, so a resize
+/// cannot fall between them); 0 for each when `fd` is not a terminal or it reports none.
+void podcast_terminal_size(int fd, int *lines, int *columns);
 
 /// Opens a pseudo-terminal of `rows` x `columns` in raw mode (bytes pass unchanged); its two
 /// ends go to `controller` and `device`. Returns 0, or -1 with errno set. For tests.

@@ -29,8 +29,7 @@ final class LiveFrame {
     /// saying how many were left out.
     func draw(overflow: (Int) -> String, _ layout: (_ width: Int, _ height: Int) -> [String]) {
         let events = TerminalSignals.take()
-        let columns = console.columns(of: descriptor)
-        let rows = console.lines(of: descriptor)
+        let (columns, rows) = console.size(of: descriptor)
         let width = max(10, columns - 1)
         let room = max(2, rows - 1)
         let lines = layout(width, room)
@@ -58,7 +57,8 @@ final class LiveFrame {
     /// Erases the frame, leaving the cursor where it began (to print a line that stays).
     func clear() {
         let events = TerminalSignals.take()
-        let up = moveToTop(after: events, columns: console.columns(of: descriptor), rows: console.lines(of: descriptor))
+        let size = console.size(of: descriptor)
+        let up = moveToTop(after: events, columns: size.columns, rows: size.lines)
         // Back from a stop, the cursor is shown: the next frame hides it again.
         if !events.isEmpty { cursorHidden = false }
         drawn = []

@@ -39,17 +39,14 @@ struct Console {
         isatty(descriptor) == 1 && terminalIsCapable
     }
 
-    /// The columns of the terminal on `descriptor`: what it reports, else `$COLUMNS` (a terminal
-    /// that reports 0, as some serial consoles and containers do), else 80.
-    func columns(of descriptor: Int32) -> Int {
-        let columns = Int(podcast_terminal_columns(descriptor))
-        return columns > 0 ? columns : columnsVariable ?? 80
-    }
-
-    /// The lines of the terminal on `descriptor`: what it reports, else `$LINES`, else 24.
-    func lines(of descriptor: Int32) -> Int {
-        let lines = Int(podcast_terminal_lines(descriptor))
-        return lines > 0 ? lines : linesVariable ?? 24
+    /// The size of the terminal on `descriptor`, both read at one moment: each what it reports,
+    /// else `$COLUMNS` and `$LINES` (a terminal that reports 0, as some serial consoles and
+    /// containers do), else 80 columns and 24 lines.
+    func size(of descriptor: Int32) -> (columns: Int, lines: Int) {
+        var lines: Int32 = 0
+        var columns: Int32 = 0
+        podcast_terminal_size(descriptor, &lines, &columns)
+        return (columns > 0 ? Int(columns) : columnsVariable ?? 80, lines > 0 ? Int(lines) : linesVariable ?? 24)
     }
 
     /// Writes `text` and a newline to stdout.
