@@ -8,10 +8,10 @@
 #   cdata         2,000 items with long show notes in CDATA (~16 MB)
 #
 # Wall time is the median of 3 runs (one run when a tool takes over 5 s), the tools taking turns,
-# each run after a `sync`;
-# peak RSS is the largest of those runs, from /usr/bin/time. Every figure includes process start-up: that is what a user
-# waits for. Targets (10x podcastparser and 40 MB on the ascii and multilingual feeds) are printed
-# as PASS/MISS and never fail the build (timings vary by machine and load).
+# each run after a `sync`; peak RSS is the largest of those runs, from /usr/bin/time. Every figure
+# includes process start-up: that is what a user waits for. Targets (10x podcastparser and 40 MB
+# on the ascii and multilingual feeds) are printed as PASS/MISS and never fail the build (timings
+# vary by machine and load).
 #
 # PODCAST_BIN overrides the binary (default .build/release/podcast, which `make bench` builds);
 # FEED_ITEMS the size of the 10,000-item feeds (the cdata feed has a fifth as many). Python
