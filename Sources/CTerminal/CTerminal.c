@@ -19,14 +19,6 @@ void podcast_use_utf8_ctype(void) {
     setlocale(LC_CTYPE, "C.UTF-8");
 }
 
-int podcast_terminal_columns(int fd) {
-    struct winsize size;
-    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) {
-        return 0;
-    }
-    return size.ws_col;
-}
-
 void podcast_terminal_size(int fd, int *lines, int *columns) {
     struct winsize size;
     if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) {

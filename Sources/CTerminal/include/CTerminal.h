@@ -9,9 +9,6 @@ int podcast_wcwidth(uint32_t scalar);
 /// Selects the C.UTF-8 character type so wcwidth knows wide and combining characters.
 void podcast_use_utf8_ctype(void);
 
-/// Columns of the terminal on `fd`, or 0 when `fd` is not a terminal.
-int podcast_terminal_columns(int fd);
-
 /// The lines and columns of the terminal on `fd`, read together (one TIOCGWINSZ, so a resize
 /// cannot fall between them); 0 for each when `fd` is not a terminal or it reports none.
 void podcast_terminal_size(int fd, int *lines, int *columns);

@@ -1,4 +1,3 @@
-import CTerminal
 import Glibc
 import PodcastKit
 
@@ -6,22 +5,20 @@ import PodcastKit
 /// stderr and only when it is a terminal, redrawn in place as `FeedFetcher` reports progress, and
 /// cleared before anything else is written (the table, a warning or an error).
 final class FetchProgressLine {
+    private let console: Console
     private let live: Bool
-    /// `$COLUMNS`, for a terminal that does not say how wide it is.
-    private let columnsVariable: Int?
     private var drawn = false
 
     init(console: Console) {
+        self.console = console
         live = console.stderrIsTerminal
-        columnsVariable = console.columnsVariable
     }
 
     /// Draws `progress` over the line drawn before, clipped to the terminal's width (else
     /// `$COLUMNS`, else 80) so that it never wraps.
     func show(_ progress: FeedFetchProgress) {
         guard live else { return }
-        let columns = Int(podcast_terminal_columns(STDERR_FILENO))
-        let width = max(20, (columns > 0 ? columns : columnsVariable ?? 80) - 1)
+        let width = max(20, console.size(of: STDERR_FILENO).columns - 1)
         let text = "fetching \(progress.url): \(ByteCount.text(Int64(progress.receivedBytes))) so far"
         Console.write("\r\u{1B}[2K" + DisplayWidth.truncate(text.singleLine(), to: width), to: STDERR_FILENO)
         drawn = true

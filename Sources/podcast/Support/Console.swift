@@ -30,7 +30,7 @@ struct Console {
 
     /// The width tables are fitted to: the terminal's, else `$COLUMNS`, else none (pipes get whole lines).
     var outputWidth: Int? {
-        let columns = Int(podcast_terminal_columns(STDOUT_FILENO))
+        let columns = Self.reportedSize(of: STDOUT_FILENO).columns
         return columns > 0 ? columns : columnsVariable
     }
 
@@ -43,10 +43,16 @@ struct Console {
     /// else `$COLUMNS` and `$LINES` (a terminal that reports 0, as some serial consoles and
     /// containers do), else 80 columns and 24 lines.
     func size(of descriptor: Int32) -> (columns: Int, lines: Int) {
+        let (columns, lines) = Self.reportedSize(of: descriptor)
+        return (columns > 0 ? columns : columnsVariable ?? 80, lines > 0 ? lines : linesVariable ?? 24)
+    }
+
+    /// What the terminal on `descriptor` reports, both with one `ioctl`; 0 for what it does not.
+    private static func reportedSize(of descriptor: Int32) -> (columns: Int, lines: Int) {
         var lines: Int32 = 0
         var columns: Int32 = 0
         podcast_terminal_size(descriptor, &lines, &columns)
-        return (columns > 0 ? Int(columns) : columnsVariable ?? 80, lines > 0 ? Int(lines) : linesVariable ?? 24)
+        return (Int(columns), Int(lines))
     }
 
     /// Writes `text` and a newline to stdout.
