@@ -88,19 +88,20 @@ struct Episodes: ParsableCommand, OutputConfigured {
         // stored straight from the feed: its items (2 MB for 10,000 episodes, the run's peak of
         // memory) are never all made.
         let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
-        let mayHavePlacedFiles = access(episodesDirectory, F_OK) == 0
-        var storeListing: @Sendable (StateStore) throws(StoreError) -> Void = { store throws(StoreError) in
-            try store.replaceListing(feed: parsed, url: url, limit: limit)
+        let placedListing = access(episodesDirectory, F_OK) == 0 ? Listing(feed: parsed, url: url, limit: limit) : nil
+        let storeListing: @Sendable (StateStore) throws(StoreError) -> Void = { store throws(StoreError) in
+            if let placedListing {
+                try store.replaceListing(placedListing)
+            } else {
+                try store.replaceListing(feed: parsed, url: url, limit: limit)
+            }
         }
-        var saving = mayHavePlacedFiles ? nil : Self.startStoring(storeListing, paths: paths)
+        let saving = Self.startStoring(storeListing, paths: paths)
         Self.returnFreedMemory()
         var records = try store.downloadRecords(feed: url)
-        if mayHavePlacedFiles {
-            let listing = Listing(feed: parsed, url: url, limit: limit)
+        if let placedListing {
             records.merge(PlacedFiles.records(
-                of: listing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
-            storeListing = { store throws(StoreError) in try store.replaceListing(listing) }
-            saving = Self.startStoring(storeListing, paths: paths)
+                of: placedListing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
         }
 
         for move in fetched.moves {
@@ -130,7 +131,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
 
     /// Gives the memory that reading the document used and let go (libxml2's buffers, the items
     /// on their way between threads) back to the system with glibc's `malloc_trim`, before the
-    /// listing is made and shown: the run's peak of memory comes after this point, and freed
+    /// listing is stored and shown: the run's peak of memory comes after this point, and freed
     /// pages would otherwise stay counted in it. Looked up at run time: `malloc.h` is not part of
     /// the Glibc module.
     private static func returnFreedMemory() {
