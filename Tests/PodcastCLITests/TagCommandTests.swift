@@ -43,10 +43,60 @@ struct TagCommandTests {
             #expect(tags["track"] == String(index + 40))
             #expect(FileManager.default.contents(atPath: path) != served[fileExtension], "\(fileExtension) was not changed")
         }
+        // The MP3's new tags went around its audio as served (spliced in place on ext4 and XFS,
+        // else copied): between its ID3v2 tag and its ID3v1 tag, every audio byte is the server's.
+        let mp3 = try #require(FileManager.default.contents(atPath: folder + "/2026-11-02 Tone in MP3 — ünïcode.mp3"))
+        let original = try #require(served["mp3"])
+        #expect(Self.audio(ofMP3: mp3) == Self.audio(ofMP3: original))
+        #expect(podcast.partialFiles().isEmpty, "nothing left behind: \(podcast.partialFiles())")
         // The digest recorded is the tagged file's: verify finds every file intact.
         let verified = try await podcast.run(["verify"])
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(verified.stderr.contains("checked 3 files: 3 intact"), "\(verified.stderr)")
+    }
+
+    /// The bytes of an MP3 between its ID3v2 tag (if any) and its ID3v1 tag (if any).
+    static func audio(ofMP3 data: Data) -> Data {
+        let header = Array(data.prefix(10))
+        let hasTag = header.count == 10 && header.starts(with: Array("ID3".utf8))
+        let start = hasTag ? 10 + header[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + (header[5] & 0x10 != 0 ? 10 : 0) : 0
+        let end = data.suffix(128).starts(with: Data("TAG".utf8)) ? data.count - 128 : data.count
+        return data.subdata(in: start..<max(start, end))
+    }
+
+    /// Tags go into an MP3 in place after its partial file was moved to the name it is placed
+    /// from. A kill -9 right then leaves that file under a dead process's temporary name and no
+    /// partial file: the next run removes it and fetches the episode again, from its first byte,
+    /// so no served byte is ever appended to a tagged file, and the result is whole and tagged.
+    @Test func aKillWhileTagsGoInPlaceMeansTheEpisodeIsFetchedAgainWhole() async throws {
+        let server = try LoopbackServer()
+        let media = try await LibraryScenario.media(codec: "libmp3lame", fileExtension: "mp3")
+        let headers = [("Content-Type", "audio/mpeg"), ("Accept-Ranges", "bytes"), ("ETag", "\"t1\"")]
+        server.setRoute("/tone.mp3", .stall(afterBytes: media.count / 2, body: media, headers: headers))
+        LibraryScenario.serveFeed([
+            LibraryScenario.Item(title: "Tone", guid: "t", date: "Mon, 02 Nov 2026 08:00:00 GMT", enclosure: server.url("/tone.mp3"), length: media.count),
+        ], on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
+        // Half the file on disk, under a record that vouches for it.
+        _ = try await podcast.interruptedDownload(["all", "--tag"], once: media.count / 2)
+        let partial = try #require(podcast.partialFiles().first).path
+        // What the kill leaves: the partial file under the temporary name of a process now gone.
+        let gone = try ChildProcess(URL(filePath: "/bin/true"), [])
+        #expect(await gone.finish(within: .seconds(10)).status == 0)
+        let left = FileIO.folder(of: partial) + "/.podcast-0123456789abcdef.\(gone.pid).tmp"
+        #expect(rename(partial, left) == 0)
+        server.setRoute("/tone.mp3", .file(body: media, contentType: "audio/mpeg", etag: "\"t1\""))
+
+        let result = try await podcast.run(["download", "all", "--tag"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ResumeScenario.requests(server, path: "/tone.mp3").last?.headers["range"] == nil, "fetched again from its first byte")
+        let path = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle + "/2026-11-02 Tone.mp3"
+        let tagged = try #require(FileManager.default.contents(atPath: path))
+        #expect(Self.audio(ofMP3: tagged) == Self.audio(ofMP3: media))
+        #expect(try await LibraryScenario.tags(of: path)?["title"] == "Tone")
+        #expect(podcast.partialFiles().isEmpty, "\(podcast.partialFiles())")
+        let verified = try await podcast.run(["verify"])
+        #expect(verified.stderr.contains("checked 1 file: 1 intact"), "\(verified.stderr)")
     }
 
     @Test func aFileTagLibCannotReadIsKeptUntaggedWithAWarning() async throws {

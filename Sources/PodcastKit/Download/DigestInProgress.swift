@@ -1,12 +1,13 @@
 import Glibc
 
 /// One file's SHA-256 while its bytes arrive, on the `FileDigester`'s thread: of the bytes as
-/// served, or, for an MP3 to be tagged, of its tagged copy (TagLib's new ID3v2 tag, the served
-/// audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes), which is written as
-/// the audio is hashed, from the same buffer. Then a complete file's tagged copy is done but for
-/// its last bytes: no second read, copy and digest of all of it at the end, when the other
-/// downloads wait on the same thread. Other formats are tagged on a copy when complete, which is
-/// then read whole.
+/// served, or, for an MP3 to be tagged, of the file as it will be once tagged (TagLib's new ID3v2
+/// tag, the served audio, TagLib's ID3v1 tag: `ID3Splice.Plan`, made from the first bytes). The
+/// batch then splices the tags into the served file itself as it places it (`InPlaceSplice`);
+/// where the file system cannot take them so, a tagged copy is written as the audio is hashed,
+/// from the same buffer. Either way no second read, copy or digest of the whole file waits for
+/// the end, when the other downloads wait on the same thread. Other formats are tagged on a copy
+/// when complete, which is then read whole.
 ///
 /// A value that owns a file (the copy in progress): whoever drops it before `finish` calls `discard`.
 struct DigestInProgress {
@@ -16,8 +17,9 @@ struct DigestInProgress {
         case served
         /// To be tagged, but which way is not known yet: too few bytes to tell.
         case undecided(EpisodeTags)
-        /// An MP3's tagged copy at `copy`, which holds the new tag and the audio taken so far.
-        case spliced(ID3Splice.Plan, copy: String)
+        /// An MP3 to be tagged: spliced in place once complete (`copy` nil), else copied to
+        /// `copy`, which holds the new tag and the audio taken so far.
+        case spliced(ID3Splice.Plan, copy: String?)
         /// Tagged on a copy once complete (not an MP3), which is then read whole.
         case taggedWhenComplete(EpisodeTags)
     }
@@ -50,7 +52,7 @@ struct DigestInProgress {
 
     /// Removes the tagged copy in progress, if any: the digest is dropped unfinished.
     func discard() {
-        if case .spliced(_, let copy) = layout { unlink(copy) }
+        if case .spliced(_, let copy?) = layout { unlink(copy) }
     }
 
     /// The file at `path`, complete at `bytes`: its digest, or its tagged copy's with the copy
@@ -62,7 +64,22 @@ struct DigestInProgress {
             return Self.tagged(path, with: tags)
         case .served:
             return DigestedFile(sha256: readWhole ? hasher.finish() : nil, tagging: untagged.map(TagWriter.Outcome.untagged))
-        case .spliced(let plan, let copy):
+        case .spliced(let plan, nil):
+            do {
+                let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
+                let audioEnd = plan.audioEnd(size: bytes, tail: tail)
+                // Bytes taken past the audio's end (a file that ended early) are in the digest:
+                // then the batch reads the spliced file for it.
+                var digest: [UInt8]?
+                if audioEnd >= taken, self.read(path, upTo: audioEnd, buffer: buffer) {
+                    plan.trailer.withUnsafeBytes { hasher.update($0) }
+                    digest = hasher.finish()
+                }
+                return DigestedFile(sha256: nil, tagging: .spliceInPlace(InPlaceSplice(plan: plan, audioEnd: audioEnd), sha256: digest))
+            } catch {
+                return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
+            }
+        case .spliced(let plan, let copy?):
             do {
                 let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
                 let audioEnd = plan.audioEnd(size: bytes, tail: tail)
@@ -91,6 +108,8 @@ struct DigestInProgress {
         case .tagged(var file):
             file.sha256 = file.sha256 ?? (try? SHA2.digest(ofFile: file.path, .sha256))
             return DigestedFile(sha256: nil, tagging: .tagged(file))
+        case .spliceInPlace(let splice, let sha256):
+            return DigestedFile(sha256: nil, tagging: .spliceInPlace(splice, sha256: sha256))
         case .untagged(let why):
             return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged(why))
         }
@@ -107,14 +126,18 @@ struct DigestInProgress {
         }
         switch ID3Splice.plan(path, available: bytes, complete: complete, tag: { TagWriter.write(tags, toMPEG: $0) }) {
         case .planned(let plan):
-            let copy = TagWriter.taggedPath(of: path)
-            do {
-                try FileIO.writeNewFile(copy, contents: plan.tag)
-            } catch {
-                unlink(copy)
-                untagged = "\(error)"
-                layout = .served
-                return
+            var copy: String?
+            if !InPlaceSplice.fits(plan, inFolder: FileIO.folder(of: path)) {
+                let path = TagWriter.taggedPath(of: path)
+                do {
+                    try FileIO.writeNewFile(path, contents: plan.tag)
+                } catch {
+                    unlink(path)
+                    untagged = "\(error)"
+                    layout = .served
+                    return
+                }
+                copy = path
             }
             layout = .spliced(plan, copy: copy)
             plan.tag.withUnsafeBytes { hasher.update($0) }
@@ -159,7 +182,7 @@ struct DigestInProgress {
     /// The tagged copy in progress opened to append to; nil when there is none (or it could not
     /// be opened, which `copyFailure` then says).
     private mutating func copyDescriptor() -> (descriptor: Int32, path: String)? {
-        guard case .spliced(_, let path) = layout, copyFailure == nil else { return nil }
+        guard case .spliced(_, let path?) = layout, copyFailure == nil else { return nil }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else {
             copyFailure = .last("open", path: path)

@@ -87,7 +87,8 @@ extension DownloadBatch {
     /// SHA-256 the `FileDigester` took, when that is the algorithm; else read again), then tagged
     /// when asked: what goes into place, with its size and SHA-256. Nil when it does not match the
     /// feed's digest: the episode's machine was told, and fetches it again or fails. Without a
-    /// feed's digest to check first, the digester already tagged a copy (`tagsForDigester`).
+    /// feed's digest to check first, the digester already tagged a copy, or planned and hashed the
+    /// MP3's tags that are spliced into it here (`tagsForDigester`).
     private func checkedFile(
         _ download: EpisodeDownload, _ done: CompletedTransfer, _ digested: DigestedFile, report: (DownloadUpdate) -> Void
     ) throws -> FinishedFile? {
@@ -109,6 +110,15 @@ extension DownloadBatch {
         case .tagged(let copy)?:
             let digest = try copy.sha256 ?? SHA2.digest(ofFile: copy.path, .sha256)
             return FinishedFile(bytes: copy.bytes, sha256: SHA2.hex(digest), source: copy.path)
+        case .spliceInPlace(let splice, let sha256)?:
+            let tagged = TagWriter.taggedPath(of: path)
+            do {
+                let bytes = try ID3Splice.make(tagged, from: path, as: splice.plan, audioEnd: splice.audioEnd)
+                return FinishedFile(bytes: bytes, sha256: SHA2.hex(try sha256 ?? SHA2.digest(ofFile: tagged, .sha256)), source: tagged)
+            } catch where FileIO.regularFileSize(path) == done.bytes {
+                // A full disk, say, before the served file changed: it goes into place as served.
+                report(.warning(download.item, "kept untagged: \(error)"))
+            }
         case .untagged(let why)?:
             report(.warning(download.item, "kept untagged: \(why)"))
         case nil:

@@ -9,7 +9,9 @@ import Glibc
 ///
 /// A file asked to be tagged (`--tag`) is tagged here too, once complete, off the batch's thread
 /// (where rewriting an MP3 held back every other episode's progress and start); an MP3 is hashed
-/// as it arrives as it will be once tagged (`DigestInProgress`), so tagging it costs a copy only.
+/// as it arrives as it will be once tagged (`DigestInProgress`), so tagging it costs no second
+/// read: its tags are spliced into it as it is placed, or, where the file system cannot do that,
+/// written with its audio into a copy from the same reads.
 ///
 /// Not Sendable: the batch's thread owns it, and tells it in order what the engine said; the
 /// digests come back through `deliver`.

@@ -3,8 +3,11 @@ import Glibc
 /// Tags an MP3 without TagLib moving its audio. TagLib puts a new ID3v2 tag in front of a file
 /// by shifting everything after it 1 KiB at a time: seconds for a 64 MiB episode. Here TagLib tags
 /// a copy of the file's first bytes (its old tag and some audio), which gives the `Plan`: the new
-/// tag to put in place of the old one, and the ID3v1 tag to end the file with. The tagged file is
-/// then built once beside the served one, the audio copied by the kernel.
+/// tag to put in place of the old one, and the ID3v1 tag to end the file with. The new tag is
+/// padded so that the room it needs beyond the old one is whole file system blocks: then the
+/// served file itself takes it (`InPlaceSplice`), its audio never copied, where the file system
+/// can insert blocks (ext4, XFS) or no room is needed. Elsewhere the tagged file is built once
+/// beside the served one, the audio copied by the kernel; both ways give the same bytes.
 ///
 /// The plan needs only the first bytes, so the `FileDigester` makes it while the rest still
 /// arrives and hashes the file as it will be once tagged; the tagged file waits for the complete,
@@ -27,6 +30,18 @@ enum ID3Splice {
         var tag: [UInt8]
         /// TagLib's ID3v1 tag, which ends it (empty: none).
         var trailer: [UInt8]
+
+        /// The tagged file's size, for a served file whose audio ends at `audioEnd`.
+        func taggedBytes(audioEnd: Int64) -> Int64 {
+            Int64(tag.count) + (audioEnd - oldTagLength) + Int64(trailer.count)
+        }
+
+        /// The room the new tag needs beyond the old one's: what goes in front of the audio.
+        var room: Int64 { Int64(tag.count) - oldTagLength }
+
+        /// True when the served file can take the new tag itself: it fits where the old one was,
+        /// or the room it needs is whole blocks a file system can insert (`InPlaceSplice`).
+        var fitsInPlace: Bool { room >= 0 && room % InPlaceSplice.unit == 0 }
 
         /// Where the audio of the served file ends, given its size and its last bytes (`tail`):
         /// before an old ID3v1 tag, which TagLib's replaces.
@@ -88,29 +103,66 @@ enum ID3Splice {
             let trailer = tagged.count == newTag + audioInHead + Int(trailerBytes) ? Array(tagged.suffix(Int(trailerBytes))) : []
             guard newTag > 0, tagged.count == newTag + audioInHead + trailer.count, trailer.isEmpty || trailer.starts(with: Array("TAG".utf8))
             else { return .untagged("TagLib wrote the tag in a way podcast does not splice") }
-            return .planned(Plan(oldTagLength: oldTag, tag: Array(tagged.prefix(newTag)), trailer: trailer))
+            return .planned(Plan(oldTagLength: oldTag, tag: padded(Array(tagged.prefix(newTag)), covering: oldTag), trailer: trailer))
         } catch {
             return .untagged("\(error)")
         }
+    }
+
+    /// `tag` (an ID3v2 tag) with zero bytes of padding added, which ID3v2 allows after the frames,
+    /// so that it fills the `oldTagLength` bytes of the tag it replaces, or needs whole
+    /// `InPlaceSplice.unit`s more (at most 4 KiB of padding). A tag with a footer, after which no
+    /// padding may come, is left as it is.
+    static func padded(_ tag: [UInt8], covering oldTagLength: Int64) -> [UInt8] {
+        let length = Int64(tag.count)
+        guard length >= 10, tag[5] & 0x10 == 0, tagLength(Array(tag.prefix(10))) == length else { return tag }
+        let unit = InPlaceSplice.unit
+        let padded = length <= oldTagLength ? oldTagLength : oldTagLength + (length - oldTagLength + unit - 1) / unit * unit
+        let size = padded - 10
+        guard size < 1 << 28 else { return tag }
+        var result = tag
+        result.replaceSubrange(6..<10, with: [21, 14, 7, 0].map { UInt8(size >> $0 & 0x7F) })
+        result += repeatElement(0, count: Int(padded - length))
+        return result
     }
 
     /// Builds the tagged copy of the complete file at `served` at `tagged`, as `plan` says: the
     /// new tag, the served audio up to `audioEnd`, the trailer. Returns its size.
     static func build(_ tagged: String, from served: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
         try FileIO.writeNewFile(tagged, from: [.bytes(plan.tag), .range(plan.oldTagLength..<audioEnd, of: served), .bytes(plan.trailer)])
-        return Int64(plan.tag.count) + (audioEnd - plan.oldTagLength) + Int64(plan.trailer.count)
+        return plan.taggedBytes(audioEnd: audioEnd)
     }
 
-    /// Tags a copy of the complete MP3 at `served` at `tagged` in one go (plan, then build): for
-    /// a file the `FileDigester` did not plan, one that had to be checked against the feed's
-    /// digest first. The copy is removed when that fails.
+    /// Makes the tagged file of the complete MP3 at `served` at `tagged`, as `plan` says, as the
+    /// batch places it: the served file itself, moved there and spliced (`InPlaceSplice`), where
+    /// it can be; else a copy beside it, and the served file stays as it was. Returns its size.
+    /// After a failure nothing is left at `tagged`, and the served file is as it was unless the
+    /// error came from changing it in place (then it is gone, and the episode is fetched again).
+    static func make(_ tagged: String, from served: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
+        do {
+            let splice = InPlaceSplice(plan: plan, audioEnd: audioEnd)
+            if try splice.perform(on: served, into: tagged) { return splice.taggedBytes }
+            return try build(tagged, from: served, as: plan, audioEnd: audioEnd)
+        } catch {
+            unlink(tagged)
+            throw error
+        }
+    }
+
+    /// Tags the complete MP3 at `served` in one go: for a file the `FileDigester` did not plan,
+    /// one that had to be checked against the feed's digest first. The plan, for the batch to
+    /// splice into the served file as it places it, where it fits there; else a copy at `tagged`.
     static func write(_ served: String, into tagged: String, tag: (String) -> String?) -> TagWriter.Outcome {
         guard let size = FileIO.regularFileSize(served) else { return .untagged("\(SystemError(call: "stat", path: served, code: ENOENT))") }
         switch plan(served, available: size, complete: true, tag: tag) {
         case .planned(let plan):
             do {
                 let tail = try FileIO.bytes(of: served, in: max(0, size - trailerBytes)..<size)
-                let bytes = try build(tagged, from: served, as: plan, audioEnd: plan.audioEnd(size: size, tail: tail))
+                let audioEnd = plan.audioEnd(size: size, tail: tail)
+                if InPlaceSplice.fits(plan, inFolder: FileIO.folder(of: served)) {
+                    return .spliceInPlace(InPlaceSplice(plan: plan, audioEnd: audioEnd), sha256: nil)
+                }
+                let bytes = try build(tagged, from: served, as: plan, audioEnd: audioEnd)
                 return .tagged(TaggedFile(path: tagged, bytes: bytes, sha256: nil))
             } catch {
                 unlink(tagged)

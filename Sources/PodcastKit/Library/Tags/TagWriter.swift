@@ -6,15 +6,19 @@ import Glibc
 /// and the feed said and before it gets its final name: on the `FileDigester`'s thread, or on the
 /// batch's when the feed's digest had to be checked first.
 ///
-/// The file as served is never changed: the tags go into a copy beside it (`taggedPath`), which
-/// the batch puts in place instead, and only then removes the served file. Until that is recorded,
-/// the partial file and its record still agree, so a crash can never leave a resume appending
-/// served bytes to a tagged file.
+/// The file as served is never changed under its own name: the tags go into a copy beside it
+/// (`taggedPath`), which the batch puts in place instead, and only then removes the served file;
+/// or an MP3 is moved to that name before its tags are spliced into it (`InPlaceSplice`). Until
+/// the tagged file is recorded, the partial file, if there is one, is the one its record
+/// describes, so a crash can never leave a resume appending served bytes to a tagged file.
 enum TagWriter {
     /// How tagging a file ended.
     enum Outcome: Equatable, Sendable {
         /// The tagged copy.
         case tagged(TaggedFile)
+        /// An MP3 whose tags go into the served file itself as the batch places it
+        /// (`ID3Splice.make`), hashed as it will be then (nil: read it then).
+        case spliceInPlace(InPlaceSplice, sha256: [UInt8]?)
         /// The file is as it was, for this reason (one line): a format TagLib is not asked to tag,
         /// a file it cannot read, or a write that failed.
         case untagged(String)
