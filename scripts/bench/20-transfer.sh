@@ -25,8 +25,22 @@
 # both workloads (an earlier commit, to see what taking every file's SHA-256 as it is written costs). A's files are MPEG
 # audio frames with random payloads, so TagLib takes them for the MP3s they claim to be, and
 # every file's bytes still differ; a tagged file is verified with its ID3 tags taken off.
+# PODCAST_BASE_REF (a commit, e.g. c20dff6) makes that base when PODCAST_BASE_BIN is not set: the
+# commit is checked out in a worktree of its own under .build-bench-base (git-ignored, and kept, so
+# the next run's build is incremental) and built as `make bench` builds podcast; a base that does
+# not build is left out, with one line saying so.
+#
+# On loopback at about 1 GB/s, with nginx on the same cores, workload A is bound by CPU, so every
+# CPU second podcast spends (the digests, the tags) shows in its wall time. Users download over a
+# network, where the CPU mostly waits: a fast home line is about 1 Gbit/s, most are far slower. So
+# workload A@25M is A again (the same files, 4 in flight, the same tools and variants, verified the
+# same way) with every connection served at 25 MiB/s (100 MiB/s in all, about 840 Mbit/s), by a
+# second nginx server block on 8 more loopback ports with limit_rate, and sendfile_max_chunk 256k
+# so that the rate is kept smoothly rather than in 2 MiB bursts. Its runs take about 5.5 s each,
+# so there are fewer of them.
 #
 # PODCAST_BIN overrides the binary (default .build/release/podcast, which `make bench` builds).
+# TRANSFER_RATED_RUNS (3) is how many times A@25M runs; TRANSFER_RATED=0 leaves it out.
 # For quick trials only: TRANSFER_RUNS (3), TRANSFER_STORAGE (tmpfs, disk or both), TRANSFER_A_FILES,
 # TRANSFER_A_KIB, TRANSFER_B_FILES, TRANSFER_B_KIB; the workload actually run is always printed.
 set -euo pipefail
@@ -40,13 +54,18 @@ b_kib=${TRANSFER_B_KIB:-64}
 b_jobs=16
 ports_wanted=8
 runs=${TRANSFER_RUNS:-3}
+# The rated copy of A: a workload named X@RATE serves X's files (the directory is the name up to the @).
+rated=${TRANSFER_RATED:-1}
+rated_runs=${TRANSFER_RATED_RUNS:-3}
+rated_mib=25
+rated_workload=A@${rated_mib}M
 storages=${TRANSFER_STORAGE:-both}
 target_wall_vs_curl=1.1
 target_rss_mib=30
 # "Flat in file size": the 64 MiB files of A may cost at most this much more RSS than the
 # 64 KiB files of B (whole files held in memory would cost 64 MiB each).
 target_flat_mib=2
-# Tags (podcast+tag) and digests (against PODCAST_BASE_BIN) may cost at most this much of A's wall time.
+# Tags (podcast+tag) and digests (against the base) may cost at most this much of A's (and A@25M's) wall time.
 target_cost_pct=5
 
 if [ ! -x /usr/bin/time ] || ! command -v curl >/dev/null || ! command -v aria2c >/dev/null \
@@ -61,8 +80,46 @@ if [ ! -x "$podcast" ]; then
     "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib
 fi
 podcast=$(realpath "$podcast")
+
+# base_from_ref REF: sets base_podcast (and base_commit) to REF built in its worktree under
+# .build-bench-base, or says in one line why there is no base.
+base_from_ref() {
+    local ref=$1 commit dir log error
+    if ! commit=$(git rev-parse --verify --quiet "$ref^{commit}"); then
+        echo "transfer: PODCAST_BASE_REF $ref is not a commit of this repository; running without base"
+        return
+    fi
+    dir=.build-bench-base/${ref//[^A-Za-z0-9._-]/_}
+    if [ -e "$dir/.git" ]; then
+        if [ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" != "$commit" ] \
+            && ! error=$(git -C "$dir" checkout -q --detach "$commit" 2>&1); then
+            echo "transfer: could not check out $ref in $dir ($(tail -n 1 <<<"$error")); running without base"
+            return
+        fi
+    elif ! error=$(git worktree add -q --detach "$dir" "$commit" 2>&1); then
+        echo "transfer: could not make a worktree of $ref in $dir ($(tail -n 1 <<<"$error")); running without base"
+        return
+    fi
+    # Package.resolved is not committed: the base resolves its dependencies as this checkout did.
+    if [ ! -e "$dir/Package.resolved" ] && [ -e Package.resolved ]; then cp Package.resolved "$dir/"; fi
+    mkdir -p "$dir/.build"
+    log=$dir/.build/bench-build.log
+    echo "transfer: building base $(git rev-parse --short "$commit") in $dir (log: $log)"
+    if ! (cd "$dir" && "${SWIFT:-swift}" build -c release --product podcast --static-swift-stdlib) >"$log" 2>&1 \
+        || [ ! -x "$dir/.build/release/podcast" ]; then
+        echo "transfer: the base $ref did not build (log: $log); running without base"
+        return
+    fi
+    base_podcast=$(realpath "$dir/.build/release/podcast")
+    base_commit=$(git rev-parse --short "$commit")
+}
 base_podcast=""
-if [ -n "${PODCAST_BASE_BIN:-}" ]; then base_podcast=$(realpath "$PODCAST_BASE_BIN"); fi
+base_commit=""
+if [ -n "${PODCAST_BASE_BIN:-}" ]; then
+    base_podcast=$(realpath "$PODCAST_BASE_BIN")
+elif [ -n "${PODCAST_BASE_REF:-}" ]; then
+    base_from_ref "$PODCAST_BASE_REF"
+fi
 
 # tmpfs for the served files and the tmpfs runs: /dev/shm, else /tmp if it is tmpfs.
 tmpfs_root=""
@@ -116,7 +173,7 @@ for path in sys.argv[1:]:
 ' "$src"/A/*.mp3
 random_bytes B $((b_files * b_kib * 1024)) | (cd "$src/B" && split -b $((b_kib * 1024)) -a 4 -d --additional-suffix=.mp3 - f)
 chmod -R a+rX "$src"
-if [ "$(ls "$src/A" | wc -l)" != "$a_files" ] || [ "$(ls "$src/B" | wc -l)" != "$b_files" ]; then
+if [ "$(find "$src/A" -type f | wc -l)" != "$a_files" ] || [ "$(find "$src/B" -type f | wc -l)" != "$b_files" ]; then
     echo "transfer: could not generate the served files in $src"
     exit 1
 fi
@@ -132,8 +189,13 @@ print(" ".join(str(s.getsockname()[1]) for s in sockets))
 }
 
 start_nginx() {
-    local conf=$work/nginx/nginx.conf port listens=""
+    local conf=$work/nginx/nginx.conf port listens="" rated_server=""
     for port in "${ports[@]}"; do listens+="        listen 127.0.0.1:$port;"$'\n'; done
+    if [ ${#rated_ports[@]} -gt 0 ]; then
+        rated_server="    server {"$'\n'
+        for port in "${rated_ports[@]}"; do rated_server+="        listen 127.0.0.1:$port;"$'\n'; done
+        rated_server+="        root $src;"$'\n'"        limit_rate ${rated_mib}m;"$'\n'"        sendfile_max_chunk 256k;"$'\n'"    }"$'\n'
+    fi
     cat >"$conf" <<EOF
 daemon off;
 worker_processes 1;
@@ -156,14 +218,13 @@ http {
     server {
 $listens        root $src;
     }
-}
+$rated_server}
 EOF
     "$nginx" -p "$work/nginx/" -c "$conf" -e "$work/nginx/error.log" &
     nginx_pid=$!
-    local try
-    for try in $(seq 50); do
+    for _ in $(seq 50); do
         local ready=1
-        for port in "${ports[@]}"; do
+        for port in "${ports[@]}" "${rated_ports[@]}"; do
             curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$port/A/f0000.mp3" || { ready=0; break; }
         done
         [ "$ready" = 1 ] && return 0
@@ -176,24 +237,33 @@ EOF
     return 1
 }
 
-# A port picked free can be taken before nginx binds it: try again with new ports.
+# A port picked free can be taken before nginx binds it: try again with new ports. The rated
+# server block gets its own 8 ports, picked in the same go.
+rated_ports=()
+ports_picked=$ports_wanted
+if [ "$rated" != 0 ]; then ports_picked=$((ports_wanted * 2)); fi
 for attempt in 1 2 3; do
-    read -r -a ports <<<"$(free_ports "$ports_wanted")"
+    read -r -a ports <<<"$(free_ports "$ports_picked")"
+    rated_ports=("${ports[@]:ports_wanted}")
+    ports=("${ports[@]:0:ports_wanted}")
     if start_nginx; then break; fi
     if [ "$attempt" = 3 ]; then
-        echo "transfer: nginx did not start on 127.0.0.1:${ports[*]}:"
+        echo "transfer: nginx did not start on 127.0.0.1:${ports[*]} ${rated_ports[*]}:"
         tail -n 5 "$work/nginx/error.log" | sed 's/^/    /'
         exit 1
     fi
 done
 
-# The workloads' URLs (round-robin over the ports), and podcast's feed listing the same URLs.
+# make_inputs WORKLOAD COUNT KIB PORT…: the workload's URLs (round-robin over the ports), and
+# podcast's feed listing the same URLs.
 make_inputs() {
     local workload=$1 count=$2 kib=$3 i name
+    shift 3
+    local on=("$@")
     : >"$work/$workload.urls"
     for ((i = 0; i < count; i++)); do
         printf -v name 'f%04d.mp3' "$i"
-        echo "http://127.0.0.1:${ports[i % ${#ports[@]}]}/$workload/$name" >>"$work/$workload.urls"
+        echo "http://127.0.0.1:${on[i % ${#on[@]}]}/${workload%@*}/$name" >>"$work/$workload.urls"
     done
     awk -v bytes=$((kib * 1024)) -v workload="$workload" '
     BEGIN {
@@ -208,8 +278,9 @@ make_inputs() {
     }
     END { print "</channel></rss>" }' "$work/$workload.urls" >"$work/$workload.xml"
 }
-make_inputs A "$a_files" "$a_kib"
-make_inputs B "$b_files" "$b_kib"
+make_inputs A "$a_files" "$a_kib" "${ports[@]}"
+make_inputs B "$b_files" "$b_kib" "${ports[@]}"
+if [ "$rated" != 0 ]; then make_inputs "$rated_workload" "$a_files" "$a_kib" "${rated_ports[@]}"; fi
 
 : >"$work/results"
 : >"$work/notes"
@@ -267,7 +338,7 @@ measure() {
     sync -f "$(dirname "$out")" 2>/dev/null || sync
     end=$(date +%s%N)
     sync_s=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
-    if [ "$tool" = podcast+tag ]; then why=$(verify_tagged "$src/$workload" "$written"); else why=$(verify "$src/$workload" "$written"); fi
+    if [ "$tool" = podcast+tag ]; then why=$(verify_tagged "$src/${workload%@*}" "$written"); else why=$(verify "$src/${workload%@*}" "$written"); fi
     if [ "$status" != 0 ]; then why="exit $status${why:+; $why}"; fi
     if [ -n "$why" ]; then
         echo "$storage $workload $tool FAILED $why" >>"$work/results"
@@ -280,13 +351,13 @@ measure() {
     rm -rf "$out"
 }
 
-# run_workload STORAGE BASE WORKLOAD JOBS: the three tools in turn, $runs times (interleaved, so
-# a burst of other load on the machine does not hit one tool's every run).
+# run_workload STORAGE BASE WORKLOAD JOBS RUNS: the three tools in turn, RUNS times (interleaved,
+# so a burst of other load on the machine does not hit one tool's every run).
 run_workload() {
-    local storage=$1 base=$2 workload=$3 jobs=$4 out home start end run
+    local storage=$1 base=$2 workload=$3 jobs=$4 count=$5 out home start end run
     out=$base/out
     home=$base/home
-    for ((run = 1; run <= runs; run++)); do
+    for ((run = 1; run <= count; run++)); do
         # podcast: the listing first (untimed), then the download.
         rm -rf "$home" "$out" && mkdir -p "$home"
         start=$(date +%s%N)
@@ -301,9 +372,10 @@ run_workload() {
         fi
         rm -rf "$home"
 
-        # What the Episodes directory costs: tags (workload A), and the digests against PODCAST_BASE_BIN.
+        # What the Episodes directory costs: tags (workload A and its rated copy), and the digests
+        # against the base.
         local variant binary options variants=()
-        if [ "$workload" = A ]; then variants+=(podcast+tag); fi
+        if [ "${workload%@*}" = A ]; then variants+=(podcast+tag); fi
         if [ -n "$base_podcast" ]; then variants+=(base); fi
         if [ ${#variants[@]} -gt 0 ]; then
             for variant in "${variants[@]}"; do
@@ -339,8 +411,17 @@ echo "setup: podcast opens at most 2 connections per host, so to compare concurr
     "$("$nginx" -v 2>&1 | sed 's|.*/||') listens on ${#ports[@]} loopback ports (127.0.0.1:$(IFS=,; echo "${ports[*]}"); 1 worker," \
     "sendfile, no gzip), the files are spread round-robin over them, and curl and aria2c get exactly" \
     "the URLs of podcast's feed; the served files are on $(df --output=fstype "$src" | tail -n 1) (in the page cache)"
-echo "tools: $(curl --version | head -n 1 | cut -d' ' -f1-2), $(aria2c --version | head -n 1), podcast $podcast${base_podcast:+, base $base_podcast}"
-echo "workloads: A = $a_files files x $((a_kib / 1024)) MiB, $a_jobs in flight; B = $b_files files x $b_kib KiB, $b_jobs in flight"
+if [ "$rated" != 0 ]; then
+    echo "rated: $rated_workload is A as over a fast home line: a second server block on ${#rated_ports[@]} more loopback" \
+        "ports (127.0.0.1:$(IFS=,; echo "${rated_ports[*]}")) serves A's files at $rated_mib MiB/s per connection (limit_rate ${rated_mib}m;" \
+        "sendfile_max_chunk 256k, so the rate holds smoothly), $a_jobs in flight = $((rated_mib * a_jobs)) MiB/s, about" \
+        "$(((rated_mib * a_jobs * 8 * 1048576 + 500000) / 1000000)) Mbit/s; there the tools mostly wait on the network, so the CPU they spend shows less in wall time"
+fi
+echo "tools: $(curl --version | head -n 1 | cut -d' ' -f1-2), $(aria2c --version | head -n 1), podcast $podcast${base_podcast:+, base $base_podcast}${base_commit:+ (commit $base_commit)}"
+rated_desc="$rated_workload: $a_files x $((a_kib / 1024)) MiB, $a_jobs in flight, each connection at $rated_mib MiB/s"
+rated_line=""
+if [ "$rated" != 0 ]; then rated_line="$rated_workload = A with each connection at $rated_mib MiB/s; "; fi
+echo "workloads: A = $a_files files x $((a_kib / 1024)) MiB, $a_jobs in flight; ${rated_line}B = $b_files files x $b_kib KiB, $b_jobs in flight"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 
 storage_list=()
@@ -361,8 +442,9 @@ for storage in "${storage_list[@]}"; do
     fi
     mkdir -p "$base"
     echo "$storage: writing to $base ($(df --output=fstype "$base" | tail -n 1))" >>"$work/notes"
-    run_workload "$storage" "$base" A "$a_jobs"
-    run_workload "$storage" "$base" B "$b_jobs"
+    run_workload "$storage" "$base" A "$a_jobs" "$runs"
+    if [ "$rated" != 0 ]; then run_workload "$storage" "$base" "$rated_workload" "$a_jobs" "$rated_runs"; fi
+    run_workload "$storage" "$base" B "$b_jobs" "$runs"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$work/notes"
@@ -376,6 +458,7 @@ echo " podcast fdatasyncs each file before renaming it, curl and aria2c do not)"
 awk -v wall_vs_curl="$target_wall_vs_curl" -v rss_mib="$target_rss_mib" -v flat_mib="$target_flat_mib" -v cost_pct="$target_cost_pct" \
     -v a_desc="A: $a_files x $((a_kib / 1024)) MiB, $a_jobs in flight" \
     -v b_desc="B: $b_files x $b_kib KiB, $b_jobs in flight" \
+    -v rated_workload="$rated_workload" -v rated_desc="$rated_desc" -v rated_runs="$rated_runs" \
     -v a_size="$((a_kib / 1024)) MiB" -v b_size="$b_kib KiB" -v runs="$runs" '
 {
     key = $1 SUBSEP $2 SUBSEP $3
@@ -398,18 +481,19 @@ END {
     for (g = 1; g <= groups; g++) {
         split(order[g], sw, SUBSEP)
         storage = sw[1]; workload = sw[2]
-        printf "\n%s, on %s (best of %d runs)\n", (workload == "A" ? a_desc : b_desc), storage, runs
-        printf "%-8s %8s %7s %13s %14s %13s %11s\n", "tool", "wall s", "CPU s", "peak RSS MiB", "wall/podcast", "CPU/podcast", "sync after"
+        desc = workload == "A" ? a_desc : workload == rated_workload ? rated_desc : b_desc
+        printf "\n%s, on %s (best of %d runs)\n", desc, storage, (workload == rated_workload ? rated_runs : runs)
+        printf "%-11s %8s %7s %13s %14s %13s %11s\n", "tool", "wall s", "CPU s", "peak RSS MiB", "wall/podcast", "CPU/podcast", "sync after"
         base = storage SUBSEP workload SUBSEP "podcast"
         n = split(tools[order[g]], names, " ")
         for (i = 1; i <= n; i++) {
             key = storage SUBSEP workload SUBSEP names[i]
-            if (!ok[key]) { printf "%-8s FAILED: %s\n", names[i], why[key]; continue }
+            if (!ok[key]) { printf "%-11s FAILED: %s\n", names[i], why[key]; continue }
             wr = "-"; cr = "-"
             if (names[i] != "podcast" && ok[base] && wall[base] > 0 && cpu[base] > 0) {
                 wr = sprintf("%.2fx", wall[key] / wall[base]); cr = sprintf("%.2fx", cpu[key] / cpu[base])
             }
-            printf "%-8s %8.2f %7.2f %13.1f %14s %13s %10.2fs\n", names[i], wall[key], cpu[key], mib[key], wr, cr, synced[key]
+            printf "%-11s %8.2f %7.2f %13.1f %14s %13s %10.2fs\n", names[i], wall[key], cpu[key], mib[key], wr, cr, synced[key]
         }
     }
     print "\ntargets"
