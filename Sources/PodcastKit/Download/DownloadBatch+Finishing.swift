@@ -14,6 +14,7 @@ extension DownloadBatch {
         // The tagged copies made for these files: by the end each is in place or removed.
         var copies = completed.compactMap { if case .tagged(let copy)? = $0.file.tagging { copy.path } else { nil } }
         defer { for copy in copies { unlink(copy) } }
+        if syncsToDisk { syncSplicedFirst(completed) }
         var placing: [(done: CompletedTransfer, file: FinishedFile)] = []
         for (done, digested) in completed {
             guard let download = active[done.id] else { continue }
@@ -80,6 +81,21 @@ extension DownloadBatch {
             settle(id, DownloadResult(
                 item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil,
                 fileSize: download.record.bytes), report: report)
+        }
+    }
+
+    /// Syncs the files whose tags go into them in place before any of them leaves its partial
+    /// file's name (`InPlaceSplice`): from that move until the batch records the file, a kill -9
+    /// costs the episode a fresh fetch, and with the episodes' data on the disk already, that is
+    /// a few milliseconds, not the time to write out every file of the group.
+    private func syncSplicedFirst(_ completed: [(done: CompletedTransfer, file: DigestedFile)]) {
+        for (done, digested) in completed {
+            guard case .spliceInPlace? = digested.tagging, let path = active[done.id]?.partialPath else { continue }
+            do {
+                try FileIO.syncData(path)
+            } catch {
+                // The splice syncs the file again before it changes anything, and reports this.
+            }
         }
     }
 
