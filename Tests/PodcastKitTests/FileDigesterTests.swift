@@ -50,6 +50,41 @@ import Testing
         #expect(delivered.withLock { $0 } == expected.finish())
     }
 
+    /// The digest lets the page cache drop what it has read, one piece behind (written by then):
+    /// a large download keeps little in memory, and no page is dropped before the digest has
+    /// read it, which would make it read the file back from the disk.
+    @Test func pagesReadAreDroppedOnePieceBehind() throws {
+        let directory = try TemporaryDirectory(prefix: "digester")
+        let path = directory.path("large.part")
+        let piece = Int(Transfer.filledPiece)
+        let body = Data((0..<(3 * piece)).map { UInt8(truncatingIfNeeded: $0 &* 29) })
+        try body.write(to: URL(filePath: path))
+        try FileIO.syncData(path)
+        let digester = FileDigester { _, _ in }
+        digester.filled(1, path: path, bytes: Int64(3 * piece))
+        digester.shutdown()
+        let resident = try Self.residentPages(of: path)
+        let pages = resident.count / 3
+        #expect(resident[..<(2 * pages)].allSatisfy { !$0 }, "the pieces read and written are dropped")
+        #expect(resident[(2 * pages)...].allSatisfy { $0 }, "the last piece read stays until the next")
+    }
+
+    /// Which of the pages of the file at `path` are in the page cache (`mincore`).
+    static func residentPages(of path: String) throws -> [Bool] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw SystemError.last("open", path: path) }
+        defer { close(descriptor) }
+        let size = Int(FileIO.regularFileSize(path) ?? 0)
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+            throw SystemError.last("mmap", path: path)
+        }
+        defer { munmap(mapping, size) }
+        var vector = [UInt8](repeating: 0, count: (size + pageSize - 1) / pageSize)
+        guard mincore(mapping, size, &vector) == 0 else { throw SystemError.last("mincore", path: path) }
+        return vector.map { $0 & 1 == 1 }
+    }
+
     /// MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each) with varied payloads,
     /// after an ID3v2 tag of `tagBytes` bytes when not 0, and an ID3v1 tag at the end when asked.
     static func mp3(frames: Int, tagBytes: Int, trailer: Bool = true, seed: UInt8) -> Data {

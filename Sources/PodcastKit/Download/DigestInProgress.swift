@@ -28,6 +28,8 @@ struct DigestInProgress {
     private var hasher = SHA2(.sha256)
     /// How far into the file as served the digest has read.
     private(set) var taken: Int64 = 0
+    /// How far the page cache was let drop the file's pages (`dropCache`).
+    private var dropped: Int64 = 0
     /// Why the file will not be tagged, when tags were asked for and cannot be written.
     private var untagged: String?
     /// Why the tagged copy in progress cannot be trusted (a write failed): it is made whole at the end.
@@ -176,7 +178,21 @@ struct DigestInProgress {
             }
             taken += Int64(count)
         }
+        dropCache(descriptor)
         return true
+    }
+
+    /// Lets the page cache drop the file's pages the digest has read, up to one piece before the
+    /// last: the batch handed that piece to the disk's writeback when it was announced, so it is
+    /// written by now, and dropping it keeps a large download from pushing everything else out of
+    /// memory (dirty pages are left alone). The batch once dropped them by the engine's progress
+    /// instead: a digest a piece behind then read them back from the disk (230 MB of 512 MiB, on
+    /// 8 × 64 MiB). A hint: on tmpfs, or when it fails, the pages stay.
+    private mutating func dropCache(_ descriptor: Int32) {
+        let readAndWritten = taken - Transfer.filledPiece
+        guard readAndWritten > dropped else { return }
+        _ = posix_fadvise(descriptor, off_t(dropped), off_t(readAndWritten - dropped), POSIX_FADV_DONTNEED)
+        dropped = readAndWritten
     }
 
     /// The tagged copy in progress opened to append to; nil when there is none (or it could not

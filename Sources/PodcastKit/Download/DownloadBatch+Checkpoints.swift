@@ -48,12 +48,12 @@ extension DownloadBatch {
     /// Starts writing the bytes of episode `id` received since the last call to disk, without
     /// waiting, so the disk writes while the network reads and the checkpoints' and the final
     /// `fdatasync` wait for little (on a disk, the end of a large download would otherwise wait
-    /// for all of it). The bytes handed over the time before are written by now and leave the
-    /// page cache, so a large download does not push everything else out of memory.
+    /// for all of it). The digest lets them leave the page cache once it has read them
+    /// (`DigestInProgress`).
     func startWriteback(_ id: Int, upTo bytes: Int64) {
-        guard let ranges = active[id]?.filled(upTo: bytes), let path = active[id]?.partialPath else { return }
+        guard let range = active[id]?.filled(upTo: bytes), let path = active[id]?.partialPath else { return }
         do {
-            try FileIO.startWriteback(path, of: ranges.hand, dropping: ranges.drop)
+            try FileIO.startWriteback(path, of: range)
         } catch {
             // Only a hint to the kernel: the data is in the page cache either way, and the sync
             // before the record is what makes it durable.

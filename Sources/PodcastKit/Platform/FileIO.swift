@@ -44,17 +44,14 @@ public enum FileIO {
         guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
     }
 
-    /// Starts writing `range` of the file at `path` to disk, without waiting, and lets the page
-    /// cache drop the clean pages of `written`, a range handed over earlier.
-    public static func startWriteback(_ path: String, of range: Range<Int64>, dropping written: Range<Int64>) throws(SystemError) {
+    /// Starts writing `range` of the file at `path` to disk, without waiting.
+    public static func startWriteback(_ path: String, of range: Range<Int64>) throws(SystemError) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         guard podcast_start_writeback(descriptor, range.lowerBound, Int64(range.count)) == 0 else {
             throw .last("sync_file_range", path: path)
         }
-        let code = posix_fadvise(descriptor, off_t(written.lowerBound), off_t(written.count), POSIX_FADV_DONTNEED)
-        guard code == 0 else { throw SystemError(call: "posix_fadvise", path: path, code: code) }
     }
 
     /// Renames `source` to `destination` unless something is there already: false then, and

@@ -153,13 +153,11 @@ extension EpisodeDownload {
     }
 
     /// The partial file holds `bytes`, another piece since the last report: returns what to hand
-    /// to the disk's writeback now and what was handed before (written by now, to drop from the
-    /// page cache).
-    mutating func filled(upTo bytes: Int64) -> (hand: Range<Int64>, drop: Range<Int64>) {
+    /// to the disk's writeback now.
+    mutating func filled(upTo bytes: Int64) -> Range<Int64> {
         if bytes < writeback.upperBound { writeback = 0..<0 }  // started over
-        let handed = writeback
-        writeback = handed.upperBound..<bytes
-        return (writeback, handed)
+        writeback = writeback.upperBound..<bytes
+        return writeback
     }
 
     /// `podcast pause` or `podcast cancel` asked to stop it while its transfer runs: the transfer
