@@ -100,8 +100,17 @@ enum LibraryScenario {
 
     /// SHA-256 of `data`, lowercase hex.
     static func sha256(_ data: Data) -> String {
+        SHA2.hex(sha256Digest(data))
+    }
+
+    /// SHA-256 of `data` in base64, as a feed's `podcast:integrity` gives it.
+    static func sha256Base64(_ data: Data) -> String {
+        Data(sha256Digest(data)).base64EncodedString()
+    }
+
+    private static func sha256Digest(_ data: Data) -> [UInt8] {
         var hasher = SHA2(.sha256)
         data.withUnsafeBytes { hasher.update($0) }
-        return SHA2.hex(hasher.finish())
+        return hasher.finish()
     }
 }

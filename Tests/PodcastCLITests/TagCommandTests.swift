@@ -65,9 +65,10 @@ struct TagCommandTests {
     }
 
     /// Tags go into an MP3 in place after its partial file was moved to the name it is placed
-    /// from. A kill -9 right then leaves that file under a dead process's temporary name and no
-    /// partial file: the next run removes it and fetches the episode again, from its first byte,
-    /// so no served byte is ever appended to a tagged file, and the result is whole and tagged.
+    /// from. What a kill -9 right then leaves, made here by hand from a half-downloaded partial
+    /// file: that file under a dead process's temporary name, and a record whose partial file is
+    /// gone. The next run removes the leftover and fetches the episode again from its first byte
+    /// (no served byte is ever appended to a tagged file), and the result is whole and tagged.
     @Test func aKillWhileTagsGoInPlaceMeansTheEpisodeIsFetchedAgainWhole() async throws {
         let server = try LoopbackServer()
         let media = try await LibraryScenario.media(codec: "libmp3lame", fileExtension: "mp3")
@@ -94,6 +95,35 @@ struct TagCommandTests {
         let tagged = try #require(FileManager.default.contents(atPath: path))
         #expect(Self.audio(ofMP3: tagged) == Self.audio(ofMP3: media))
         #expect(try await LibraryScenario.tags(of: path)?["title"] == "Tone")
+        #expect(podcast.partialFiles().isEmpty, "\(podcast.partialFiles())")
+        let verified = try await podcast.run(["verify"])
+        #expect(verified.stderr.contains("checked 1 file: 1 intact"), "\(verified.stderr)")
+    }
+
+    /// A feed's `podcast:integrity` digest is checked on the bytes as served, then the tags go in
+    /// (planned by the batch, not the digester, which could not tag before the check): the
+    /// digest recorded is the tagged file's, and verify finds it intact.
+    @Test func anMP3CheckedAgainstTheFeedsDigestIsTaggedAfterTheCheck() async throws {
+        let server = try LoopbackServer()
+        let media = try await LibraryScenario.media(codec: "libmp3lame", fileExtension: "mp3")
+        let url = server.url("/tone.mp3")
+        let integrity = """
+            <podcast:alternateEnclosure type="audio/mpeg" length="\(media.count)" default="true">
+            <podcast:source uri="\(url)"/><podcast:integrity type="sri" value="sha256-\(LibraryScenario.sha256Base64(media))"/>
+            </podcast:alternateEnclosure>
+            """
+        server.setRoute("/tone.mp3", .file(body: media, contentType: "audio/mpeg", etag: "\"t1\""))
+        LibraryScenario.serveFeed([
+            LibraryScenario.Item(title: "Checked", guid: "c", date: "Mon, 02 Nov 2026 08:00:00 GMT", enclosure: url, length: media.count, extra: integrity),
+        ], on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let result = try await podcast.run(["download", "all", "--tag"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("untagged"), "\(result.stderr)")
+        let path = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle + "/2026-11-02 Checked.mp3"
+        let tagged = try #require(FileManager.default.contents(atPath: path))
+        #expect(Self.audio(ofMP3: tagged) == Self.audio(ofMP3: media))
+        #expect(try await LibraryScenario.tags(of: path)?["title"] == "Checked")
         #expect(podcast.partialFiles().isEmpty, "\(podcast.partialFiles())")
         let verified = try await podcast.run(["verify"])
         #expect(verified.stderr.contains("checked 1 file: 1 intact"), "\(verified.stderr)")

@@ -118,7 +118,7 @@ import Testing
         case .spliceInPlace(let splice, let sha256)?:
             let servedFile = try #require(Self.inode(of: path))
             tagged = TagWriter.taggedPath(of: path)
-            #expect(try ID3Splice.make(tagged, from: path, as: splice.plan, audioEnd: splice.audioEnd) == splice.taggedBytes)
+            #expect(try splice.make(at: tagged, from: path) == splice.taggedBytes)
             #expect(Self.inode(of: tagged) == servedFile, "spliced in place, not copied")
             #expect(!FileManager.default.fileExists(atPath: path), "no served file is left to resume")
             digest = sha256

@@ -66,38 +66,29 @@ struct DigestInProgress {
             return Self.tagged(path, with: tags)
         case .served:
             return DigestedFile(sha256: readWhole ? hasher.finish() : nil, tagging: untagged.map(TagWriter.Outcome.untagged))
-        case .spliced(let plan, nil):
+        case .spliced(let plan, let copy):
             do {
                 let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
                 let audioEnd = plan.audioEnd(size: bytes, tail: tail)
-                // Bytes taken past the audio's end (a file that ended early) are in the digest:
-                // then the batch reads the spliced file for it.
-                var digest: [UInt8]?
-                if audioEnd >= taken, self.read(path, upTo: audioEnd, buffer: buffer) {
-                    plan.trailer.withUnsafeBytes { hasher.update($0) }
-                    digest = hasher.finish()
+                let splice = InPlaceSplice(plan: plan, audioEnd: audioEnd)
+                // Bytes taken past the audio's end (a file that ended early) are in the digest and
+                // the copy: then, or after a failed write, the spliced file is read for its digest,
+                // or the copy is made again whole.
+                let readWhole = audioEnd >= taken && self.read(path, upTo: audioEnd, buffer: buffer)
+                guard let copy else {
+                    if readWhole { plan.trailer.withUnsafeBytes { hasher.update($0) } }
+                    return DigestedFile(sha256: nil, tagging: .spliceInPlace(splice, sha256: readWhole ? hasher.finish() : nil))
                 }
-                return DigestedFile(sha256: nil, tagging: .spliceInPlace(InPlaceSplice(plan: plan, audioEnd: audioEnd), sha256: digest))
-            } catch {
-                return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
-            }
-        case .spliced(let plan, let copy?):
-            do {
-                let tail = try FileIO.bytes(of: path, in: max(0, bytes - ID3Splice.trailerBytes)..<bytes)
-                let audioEnd = plan.audioEnd(size: bytes, tail: tail)
-                // Bytes taken past the audio's end (a file that ended early) are in the copy and
-                // the digest; then, or after a failed write, the copy is made again whole.
-                if audioEnd >= taken, self.read(path, upTo: audioEnd, buffer: buffer), copyFailure == nil {
+                if readWhole, copyFailure == nil {
                     try append(plan.trailer, to: copy)
-                    let size = Int64(plan.tag.count) + (audioEnd - plan.oldTagLength) + Int64(plan.trailer.count)
-                    if copyFailure == nil, FileIO.regularFileSize(copy) == size {
-                        return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: size, sha256: hasher.finish())))
+                    if copyFailure == nil, FileIO.regularFileSize(copy) == splice.taggedBytes {
+                        return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: splice.taggedBytes, sha256: hasher.finish())))
                     }
                 }
                 let size = try ID3Splice.build(copy, from: path, as: plan, audioEnd: audioEnd)
                 return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: size, sha256: try? SHA2.digest(ofFile: copy, .sha256))))
             } catch {
-                unlink(copy)
+                if let copy { unlink(copy) }
                 return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
             }
         }

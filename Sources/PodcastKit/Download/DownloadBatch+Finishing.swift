@@ -7,7 +7,9 @@ extension DownloadBatch {
     /// SHA-256, then each folder is synced once (no syncs on a file system in memory). A crash
     /// between placing and recording leaves a file that the next run recognizes in place. A tagged
     /// copy goes into place instead of the partial file, which is removed only once that is
-    /// recorded: until then the partial file is the one its record describes. Then the file a
+    /// recorded: until then the partial file is the one its record describes. An MP3 whose tags
+    /// are spliced into it has left the partial file's name first (`InPlaceSplice`): a failure
+    /// after that costs the episode a fresh fetch, so its folder is made before. Then the file a
     /// re-fetched episode had under another name goes, and its companions are started.
     func finish(_ completed: [(done: CompletedTransfer, file: DigestedFile)], report: (DownloadUpdate) -> Void) {
         guard !completed.isEmpty else { return }
@@ -19,13 +21,13 @@ extension DownloadBatch {
         for (done, digested) in completed {
             guard let download = active[done.id] else { continue }
             do {
+                try placement.makeFolder(download.folder)
                 guard let file = try checkedFile(download, done, digested, report: report) else { continue }
                 if file.source != download.partialPath { copies.append(file.source) }
                 if syncsToDisk { try FileIO.syncData(file.source) }
-                try placement.makeFolder(download.folder)
                 placing.append((done, file))
             } catch {
-                perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
+                perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
             }
         }
         var placed: [(id: Int, path: String, replaced: String?)] = []
@@ -53,7 +55,8 @@ extension DownloadBatch {
                 report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
             }
             for (done, _) in placing where !placed.contains(where: { $0.id == done.id }) {
-                perform([.end(.failed(because: "\(error)", bytes: done.bytes, final: false))], for: done.id, report: report)
+                guard let download = active[done.id] else { continue }
+                perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
             }
         }
         for (done, file) in placing where recorded.contains(done.id) {
@@ -87,7 +90,8 @@ extension DownloadBatch {
     /// Syncs the files whose tags go into them in place before any of them leaves its partial
     /// file's name (`InPlaceSplice`): from that move until the batch records the file, a kill -9
     /// costs the episode a fresh fetch, and with the episodes' data on the disk already, that is
-    /// a few milliseconds, not the time to write out every file of the group.
+    /// the group's splices, their small syncs and the transaction (milliseconds on an SSD), not
+    /// the time to write out every file of the group.
     private func syncSplicedFirst(_ completed: [(done: CompletedTransfer, file: DigestedFile)]) {
         for (done, digested) in completed {
             guard case .spliceInPlace? = digested.tagging, let path = active[done.id]?.partialPath else { continue }
@@ -127,14 +131,7 @@ extension DownloadBatch {
             let digest = try copy.sha256 ?? SHA2.digest(ofFile: copy.path, .sha256)
             return FinishedFile(bytes: copy.bytes, sha256: SHA2.hex(digest), source: copy.path)
         case .spliceInPlace(let splice, let sha256)?:
-            let tagged = TagWriter.taggedPath(of: path)
-            do {
-                let bytes = try ID3Splice.make(tagged, from: path, as: splice.plan, audioEnd: splice.audioEnd)
-                return FinishedFile(bytes: bytes, sha256: SHA2.hex(try sha256 ?? SHA2.digest(ofFile: tagged, .sha256)), source: tagged)
-            } catch where FileIO.regularFileSize(path) == done.bytes {
-                // A full disk, say, before the served file changed: it goes into place as served.
-                report(.warning(download.item, "kept untagged: \(error)"))
-            }
+            if let file = try splicedFile(download, done, splice, sha256: sha256, report: report) { return file }
         case .untagged(let why)?:
             report(.warning(download.item, "kept untagged: \(why)"))
         case nil:
@@ -142,6 +139,36 @@ extension DownloadBatch {
         }
         let digest = try served ?? SHA2.digest(ofFile: path, .sha256)
         return FinishedFile(bytes: done.bytes, sha256: SHA2.hex(digest), source: path)
+    }
+
+    /// The MP3 of `download` with the tags `splice` plans, made as it is placed, with its size and
+    /// SHA-256 (`sha256`, taken as it arrived, else read now). Nil when the splice was refused
+    /// before the served file changed (a full disk): it then goes into place as served, with a
+    /// warning. After a later failure nothing of it is left to place or resume.
+    private func splicedFile(
+        _ download: EpisodeDownload, _ done: CompletedTransfer, _ splice: InPlaceSplice, sha256: [UInt8]?, report: (DownloadUpdate) -> Void
+    ) throws -> FinishedFile? {
+        let tagged = TagWriter.taggedPath(of: download.partialPath)
+        let bytes: Int64
+        do {
+            bytes = try splice.make(at: tagged, from: download.partialPath)
+        } catch {
+            guard servedBytesLeft(download, done) > 0 else { throw error }
+            report(.warning(download.item, "kept untagged: \(error)"))
+            return nil
+        }
+        do {
+            return FinishedFile(bytes: bytes, sha256: SHA2.hex(try sha256 ?? SHA2.digest(ofFile: tagged, .sha256)), source: tagged)
+        } catch {
+            unlink(tagged)
+            throw error
+        }
+    }
+
+    /// The served bytes of `download` still in its partial file: all of them, or none once an
+    /// MP3's tags were spliced into it (or a splice failed halfway), when it has left that name.
+    private func servedBytesLeft(_ download: EpisodeDownload, _ done: CompletedTransfer) -> Int64 {
+        FileIO.regularFileSize(download.partialPath) == done.bytes ? done.bytes : 0
     }
 
     /// Removes the file a re-fetched episode had under another name (the template or its values
@@ -180,7 +207,8 @@ struct FinishedFile: Equatable {
     var bytes: Int64
     /// Its SHA-256, lowercase hex.
     var sha256: String
-    /// The file that goes into place: the partial file, or its tagged copy.
+    /// The file that goes into place: the partial file, its tagged copy, or the partial file
+    /// moved to the name of that copy with its tags spliced in.
     var source: String
 }
 

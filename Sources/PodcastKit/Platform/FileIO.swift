@@ -100,11 +100,12 @@ public enum FileIO {
         }
     }
 
-    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors).
-    static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(SystemError) {
+    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
+    /// at `position` in the file when given.
+    static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
-                try write(raw, to: descriptor, path: path)
+                try write(raw, to: descriptor, at: position, path: path)
                 return nil
             } catch {
                 return error
@@ -113,14 +114,20 @@ public enum FileIO {
         if let failure { throw failure }
     }
 
-    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors).
-    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(SystemError) {
+    /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
+    /// at `position` in the file when given.
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            let start = bytes.baseAddress.map { $0 + offset }
+            let written = if let position {
+                pwrite(descriptor, start, bytes.count - offset, off_t(position) + off_t(offset))
+            } else {
+                Glibc.write(descriptor, start, bytes.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .last("write", path: path)
+                throw .last(position == nil ? "write" : "pwrite", path: path)
             }
             offset += written
         }

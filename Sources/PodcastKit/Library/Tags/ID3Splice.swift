@@ -4,10 +4,10 @@ import Glibc
 /// by shifting everything after it 1 KiB at a time: seconds for a 64 MiB episode. Here TagLib tags
 /// a copy of the file's first bytes (its old tag and some audio), which gives the `Plan`: the new
 /// tag to put in place of the old one, and the ID3v1 tag to end the file with. The new tag is
-/// padded so that the room it needs beyond the old one is whole file system blocks: then the
-/// served file itself takes it (`InPlaceSplice`), its audio never copied, where the file system
-/// can insert blocks (ext4, XFS) or no room is needed. Elsewhere the tagged file is built once
-/// beside the served one, the audio copied by the kernel; both ways give the same bytes.
+/// padded so that the room it needs beyond the old one is none or whole file system blocks: then
+/// the served file itself takes it (`InPlaceSplice`), its audio never copied, where the file
+/// system can insert blocks (ext4, XFS). Elsewhere the tagged file is built once beside the
+/// served one, the audio copied by the kernel; both ways give the same bytes.
 ///
 /// The plan needs only the first bytes, so the `FileDigester` makes it while the rest still
 /// arrives and hashes the file as it will be once tagged; the tagged file waits for the complete,
@@ -111,11 +111,13 @@ enum ID3Splice {
 
     /// `tag` (an ID3v2 tag) with zero bytes of padding added, which ID3v2 allows after the frames,
     /// so that it fills the `oldTagLength` bytes of the tag it replaces, or needs whole
-    /// `InPlaceSplice.unit`s more (at most 4 KiB of padding). A tag with a footer, after which no
-    /// padding may come, is left as it is.
+    /// `InPlaceSplice.unit`s more (less than 4 KiB beyond the old tag's room). Left as it is: a
+    /// tag with a footer (no padding may follow the frames), with an extended header (whose CRC
+    /// or padding size would have to change too), of a version other than 2.3 or 2.4, or one
+    /// whose header does not give its length.
     static func padded(_ tag: [UInt8], covering oldTagLength: Int64) -> [UInt8] {
         let length = Int64(tag.count)
-        guard length >= 10, tag[5] & 0x10 == 0, tagLength(Array(tag.prefix(10))) == length else { return tag }
+        guard length >= 10, tag[3] == 3 || tag[3] == 4, tag[5] & 0x50 == 0, tagLength(Array(tag.prefix(10))) == length else { return tag }
         let unit = InPlaceSplice.unit
         let padded = length <= oldTagLength ? oldTagLength : oldTagLength + (length - oldTagLength + unit - 1) / unit * unit
         let size = padded - 10
@@ -131,22 +133,6 @@ enum ID3Splice {
     static func build(_ tagged: String, from served: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
         try FileIO.writeNewFile(tagged, from: [.bytes(plan.tag), .range(plan.oldTagLength..<audioEnd, of: served), .bytes(plan.trailer)])
         return plan.taggedBytes(audioEnd: audioEnd)
-    }
-
-    /// Makes the tagged file of the complete MP3 at `served` at `tagged`, as `plan` says, as the
-    /// batch places it: the served file itself, moved there and spliced (`InPlaceSplice`), where
-    /// it can be; else a copy beside it, and the served file stays as it was. Returns its size.
-    /// After a failure nothing is left at `tagged`, and the served file is as it was unless the
-    /// error came from changing it in place (then it is gone, and the episode is fetched again).
-    static func make(_ tagged: String, from served: String, as plan: Plan, audioEnd: Int64) throws(SystemError) -> Int64 {
-        do {
-            let splice = InPlaceSplice(plan: plan, audioEnd: audioEnd)
-            if try splice.perform(on: served, into: tagged) { return splice.taggedBytes }
-            return try build(tagged, from: served, as: plan, audioEnd: audioEnd)
-        } catch {
-            unlink(tagged)
-            throw error
-        }
     }
 
     /// Tags the complete MP3 at `served` in one go: for a file the `FileDigester` did not plan,

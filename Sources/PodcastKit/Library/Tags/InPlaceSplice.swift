@@ -6,7 +6,8 @@ import Glibc
 /// tagged download's wall time on 8 × 64 MiB, and twice the disk writes). ext4 and XFS insert
 /// whole blocks in front of a file's data by moving its extents, not its bytes (`fallocate` with
 /// `FALLOC_FL_INSERT_RANGE`); the plan's tag is padded to need exactly such room, or none when it
-/// fits where the old tag was (then any file system will do).
+/// fits where the old tag was. Only there: on copy-on-write file systems (btrfs) even rewriting a
+/// tag in place takes new blocks, which a full disk could refuse halfway.
 ///
 /// Once changed, the file is no longer the served bytes its download's record describes, and no
 /// resume may ever append to it. So it first leaves the partial file's name for the one the batch
@@ -25,10 +26,9 @@ struct InPlaceSplice: Equatable, Sendable {
     /// The tagged file's size.
     var taggedBytes: Int64 { plan.taggedBytes(audioEnd: audioEnd) }
 
-    /// Whether a served file in `folder` can take `plan`'s tags itself: true when they fit where
-    /// the old tag was, or when the file system there inserts the room they need.
+    /// Whether a served file in `folder` can take `plan`'s tags itself.
     static func fits(_ plan: ID3Splice.Plan, inFolder folder: String) -> Bool {
-        plan.fitsInPlace && (plan.room == 0 || insertsRanges(inFolder: folder))
+        plan.fitsInPlace && insertsRanges(inFolder: folder)
     }
 
     /// Whether the file system holding `folder` inserts whole `unit`s in front of a file's data
@@ -37,12 +37,28 @@ struct InPlaceSplice: Equatable, Sendable {
         podcast_inserts_ranges(folder, unit) == 1
     }
 
+    /// Makes the tagged file of the complete served file at `served` at `tagged`, as the batch
+    /// places it: the served file itself, moved there and spliced, where it can be; else a copy
+    /// beside it (`ID3Splice.build`), and the served file stays as it was. Returns its size. After
+    /// a failure nothing is left at `tagged`, and the served file is as it was unless the failure
+    /// came after its first byte changed (a failing disk): then it is gone, and the episode is
+    /// fetched again.
+    func make(at tagged: String, from served: String) throws(SystemError) -> Int64 {
+        do {
+            if try perform(on: served, into: tagged) { return taggedBytes }
+            return try ID3Splice.build(tagged, from: served, as: plan, audioEnd: audioEnd)
+        } catch {
+            unlink(tagged)
+            throw error
+        }
+    }
+
     /// Moves the complete served file at `served` to `staged` and splices the tags into it; false,
-    /// and nothing changed, when the plan does not fit in place or the file system cannot insert
-    /// its room. An error before the first byte changes leaves the served file as it was; one after
-    /// it (a failing disk) removes the file, and the episode is fetched again.
-    func perform(on served: String, into staged: String) throws(SystemError) -> Bool {
-        guard plan.fitsInPlace else { return false }
+    /// and nothing changed, when they do not fit in place there or the file system refuses the
+    /// insertion. An error before the first byte changes leaves the served file as it was (unless
+    /// even giving it its name back fails); one after that leaves it spliced in part.
+    private func perform(on served: String, into staged: String) throws(SystemError) -> Bool {
+        guard Self.fits(plan, inFolder: FileIO.folder(of: served)) else { return false }
         let descriptor = open(served, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .last("open", path: served) }
         defer { close(descriptor) }
@@ -55,18 +71,13 @@ struct InPlaceSplice: Equatable, Sendable {
         guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: served) }
         guard rename(served, staged) == 0 else { throw .last("rename", path: staged) }
         if let refusal = makeRoom(descriptor, servedBytes: servedBytes, path: staged) {
-            guard undoRoom(descriptor, servedBytes: servedBytes, served: served, staged: staged) else { unlink(staged); throw refusal }
+            guard undoRoom(descriptor, servedBytes: servedBytes, served: served, staged: staged) else { throw refusal }
             if refusal.code == EOPNOTSUPP || refusal.code == EINVAL { return false }
             throw refusal
         }
-        do throws(SystemError) {
-            try write(plan.tag, at: 0, to: descriptor, path: staged)
-            try write(plan.trailer, at: audioEnd + plan.room, to: descriptor, path: staged)
-            guard ftruncate(descriptor, off_t(taggedBytes)) == 0 else { throw .last("ftruncate", path: staged) }
-        } catch {
-            unlink(staged)
-            throw error
-        }
+        try FileIO.write(plan.tag[...], to: descriptor, at: 0, path: staged)
+        try FileIO.write(plan.trailer[...], to: descriptor, at: audioEnd + plan.room, path: staged)
+        guard ftruncate(descriptor, off_t(taggedBytes)) == 0 else { throw .last("ftruncate", path: staged) }
         return true
     }
 
@@ -96,11 +107,5 @@ struct InPlaceSplice: Equatable, Sendable {
         if Int64(status.st_size) > servedBytes + room, ftruncate(descriptor, off_t(servedBytes + room)) != 0 { return false }
         if room > 0, Int64(status.st_size) > servedBytes, podcast_collapse_range(descriptor, 0, room) != 0 { return false }
         return rename(staged, served) == 0
-    }
-
-    private func write(_ bytes: [UInt8], at offset: Int64, to descriptor: Int32, path: String) throws(SystemError) {
-        guard !bytes.isEmpty else { return }
-        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else { throw .last("lseek", path: path) }
-        try FileIO.write(bytes[...], to: descriptor, path: path)
     }
 }

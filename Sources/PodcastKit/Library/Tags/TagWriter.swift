@@ -17,14 +17,15 @@ enum TagWriter {
         /// The tagged copy.
         case tagged(TaggedFile)
         /// An MP3 whose tags go into the served file itself as the batch places it
-        /// (`ID3Splice.make`), hashed as it will be then (nil: read it then).
+        /// (`InPlaceSplice.make`), hashed as it will be then (nil: read it then).
         case spliceInPlace(InPlaceSplice, sha256: [UInt8]?)
         /// The file is as it was, for this reason (one line): a format TagLib is not asked to tag,
         /// a file it cannot read, or a write that failed.
         case untagged(String)
     }
 
-    /// Writes `tags` into a copy of the file at `served`.
+    /// Writes `tags` into a copy of the file at `served`; for an MP3 whose tags fit into it in
+    /// place, plans them for the batch to splice in as it places the file.
     static func write(_ tags: EpisodeTags, to served: String) -> Outcome {
         guard let format = format(of: served) else {
             return .untagged("not a format podcast tags (MP3, M4A/MP4, Ogg Vorbis, Opus, FLAC)")
