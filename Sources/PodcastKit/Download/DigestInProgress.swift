@@ -121,16 +121,16 @@ struct DigestInProgress {
         case .planned(let plan):
             var copy: String?
             if !InPlaceSplice.fits(plan, inFolder: FileIO.folder(of: path)) {
-                let path = TagWriter.taggedPath(of: path)
+                let copyPath = TagWriter.taggedPath(of: path)
                 do {
-                    try FileIO.writeNewFile(path, contents: plan.tag)
+                    try FileIO.writeNewFile(copyPath, contents: plan.tag)
                 } catch {
-                    unlink(path)
+                    unlink(copyPath)
                     untagged = "\(error)"
                     layout = .served
                     return
                 }
-                copy = path
+                copy = copyPath
             }
             layout = .spliced(plan, copy: copy)
             plan.tag.withUnsafeBytes { hasher.update($0) }
