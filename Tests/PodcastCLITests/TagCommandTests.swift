@@ -91,13 +91,7 @@ struct TagCommandTests {
         let result = try await podcast.run(["download", "all", "--tag"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(ResumeScenario.requests(server, path: "/tone.mp3").last?.headers["range"] == nil, "fetched again from its first byte")
-        let path = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle + "/2026-11-02 Tone.mp3"
-        let tagged = try #require(FileManager.default.contents(atPath: path))
-        #expect(Self.audio(ofMP3: tagged) == Self.audio(ofMP3: media))
-        #expect(try await LibraryScenario.tags(of: path)?["title"] == "Tone")
-        #expect(podcast.partialFiles().isEmpty, "\(podcast.partialFiles())")
-        let verified = try await podcast.run(["verify"])
-        #expect(verified.stderr.contains("checked 1 file: 1 intact"), "\(verified.stderr)")
+        try await Self.expectOneTaggedMP3(titled: "Tone", servedAs: media, in: podcast)
     }
 
     /// A feed's `podcast:integrity` digest is checked on the bytes as served, then the tags go in
@@ -120,10 +114,16 @@ struct TagCommandTests {
         let result = try await podcast.run(["download", "all", "--tag"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("untagged"), "\(result.stderr)")
-        let path = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle + "/2026-11-02 Checked.mp3"
+        try await Self.expectOneTaggedMP3(titled: "Checked", servedAs: media, in: podcast)
+    }
+
+    /// The home's one episode, `title` of 2 Nov 2026: an MP3 tagged with its title around the
+    /// audio of `media` as served, nothing left in the partial folder, and verify finds it intact.
+    static func expectOneTaggedMP3(titled title: String, servedAs media: Data, in podcast: PodcastBinary) async throws {
+        let path = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle + "/2026-11-02 \(title).mp3"
         let tagged = try #require(FileManager.default.contents(atPath: path))
-        #expect(Self.audio(ofMP3: tagged) == Self.audio(ofMP3: media))
-        #expect(try await LibraryScenario.tags(of: path)?["title"] == "Checked")
+        #expect(audio(ofMP3: tagged) == audio(ofMP3: media))
+        #expect(try await LibraryScenario.tags(of: path)?["title"] == title)
         #expect(podcast.partialFiles().isEmpty, "\(podcast.partialFiles())")
         let verified = try await podcast.run(["verify"])
         #expect(verified.stderr.contains("checked 1 file: 1 intact"), "\(verified.stderr)")
