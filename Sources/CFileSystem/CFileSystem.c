@@ -1,7 +1,6 @@
 // Glibc declares sync_file_range and renameat2 only under _GNU_SOURCE, which Swift's Glibc
 // module does not define; nor does that module export statfs.
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/magic.h>
@@ -42,8 +41,6 @@ int podcast_inserts_ranges(const char *folder, int64_t unit) {
     int fd = open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
     if (fd < 0) return 0;
     int inserts = ftruncate(fd, (off_t)(2 * unit)) == 0 && fallocate(fd, FALLOC_FL_INSERT_RANGE, 0, (off_t)unit) == 0;
-    int saved = errno;
     close(fd);
-    errno = saved;
     return inserts;
 }

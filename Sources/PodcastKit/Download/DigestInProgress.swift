@@ -97,12 +97,13 @@ struct DigestInProgress {
     /// The file at `path` tagged with `tags` on a copy (or not, and why), with the digest of what
     /// goes into place: the copy's, else the file's.
     private static func tagged(_ path: String, with tags: EpisodeTags) -> DigestedFile {
-        switch TagWriter.write(tags, to: path) {
+        let outcome = TagWriter.write(tags, to: path)
+        switch outcome {
         case .tagged(var file):
             file.sha256 = file.sha256 ?? (try? SHA2.digest(ofFile: file.path, .sha256))
             return DigestedFile(sha256: nil, tagging: .tagged(file))
-        case .spliceInPlace(let splice, let sha256):
-            return DigestedFile(sha256: nil, tagging: .spliceInPlace(splice, sha256: sha256))
+        case .spliceInPlace:
+            return DigestedFile(sha256: nil, tagging: outcome)
         case .untagged(let why):
             return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged(why))
         }

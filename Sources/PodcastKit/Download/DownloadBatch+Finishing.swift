@@ -91,14 +91,15 @@ extension DownloadBatch {
     /// file's name (`InPlaceSplice`): from that move until the batch records the file, a kill -9
     /// costs the episode a fresh fetch, and with the episodes' data on the disk already, that is
     /// the group's splices, their small syncs and the transaction (milliseconds on an SSD), not
-    /// the time to write out every file of the group.
+    /// the time to write out every file of the group. (A file tagged only after the feed's digest
+    /// was checked is synced once it is spliced, with the others' tagged files.)
     private func syncSplicedFirst(_ completed: [(done: CompletedTransfer, file: DigestedFile)]) {
         for (done, digested) in completed {
             guard case .spliceInPlace? = digested.tagging, let path = active[done.id]?.partialPath else { continue }
             do {
                 try FileIO.syncData(path)
             } catch {
-                // The splice syncs the file again before it changes anything, and reports this.
+                // The sync of the tagged file before it is placed meets the same error and reports it.
             }
         }
     }

@@ -66,9 +66,6 @@ struct InPlaceSplice: Equatable, Sendable {
         guard fstat(descriptor, &status) == 0 else { throw .last("fstat", path: served) }
         let servedBytes = Int64(status.st_size)
         guard plan.oldTagLength <= audioEnd, audioEnd <= servedBytes else { return false }
-        // The served bytes reach the disk while they are still what the record describes, so the
-        // batch's sync once they are placed writes little more than the tags.
-        guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: served) }
         guard rename(served, staged) == 0 else { throw .last("rename", path: staged) }
         if let refusal = makeRoom(descriptor, servedBytes: servedBytes, path: staged) {
             guard undoRoom(descriptor, servedBytes: servedBytes, served: served, staged: staged) else { throw refusal }
