@@ -101,7 +101,7 @@ import Testing
         try mine.write(to: URL(filePath: folder + "/cover.png"))
         let result = try await podcast.run(["download", "1", "--with", "transcript,image"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("left \(folder)/2026-11-09 Newer.srt as it is: podcast did not write it"), "\(result.stderr)")
+        #expect(result.stderr.contains("left \(folder)/2026-11-09 Newer.srt in place: podcast did not write it"), "\(result.stderr)")
         #expect(FileManager.default.contents(atPath: folder + "/2026-11-09 Newer.srt") == mine)
         #expect(FileManager.default.contents(atPath: folder + "/cover.png") == mine)
         #expect(!FileManager.default.fileExists(atPath: folder + "/cover.jpg"), "a folder with a cover gets no other")

@@ -62,10 +62,22 @@ import Testing
 
     @Test func keepDeletesTheOldestBeyondTheNewestN() {
         let files = [3, 1, 4, 2].map { KeepRule.File(identity: "g\($0)", path: "/e/\($0).mp3", published: Self.day($0)) }
-            + [KeepRule.File(identity: "u", path: "/e/undated.mp3", published: nil)]
-        #expect(KeepRule.toDelete(files, keep: 2).map(\.identity) == ["g2", "g1", "u"])
+        #expect(KeepRule.toDelete(files, keep: 2).map(\.identity) == ["g2", "g1"])
         #expect(KeepRule.toDelete(files, keep: 10).isEmpty)
-        #expect(KeepRule.toDelete(files, keep: 0).count == 5)
+        #expect(KeepRule.toDelete(files, keep: 0).count == 4)
+    }
+
+    @Test func withAnUndatedEpisodeKeepFollowsTheFeedsOrder() {
+        // Positions: newest first, as the subscription's fetches showed them.
+        let files = [
+            KeepRule.File(identity: "old", path: "/e/b.mp3", published: Self.day(9), position: 2),
+            KeepRule.File(identity: "just-downloaded", path: "/e/z.mp3", published: nil, position: 0),
+            KeepRule.File(identity: "middle", path: "/e/a.mp3", published: Self.day(1), position: 1),
+        ]
+        #expect(KeepRule.toDelete(files, keep: 1).map(\.identity) == ["middle", "old"])
+        // Unknown positions go last, by path.
+        let unplaced = [KeepRule.File(identity: "x", path: "/e/x.mp3", published: nil), files[1]]
+        #expect(KeepRule.toDelete(unplaced, keep: 1).map(\.identity) == ["x"])
     }
 
     // MARK: FeedRefresh

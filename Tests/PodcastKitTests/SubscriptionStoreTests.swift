@@ -94,18 +94,39 @@ import Testing
         #expect(try store.subscriptionSummaries().first?.new == 2)
     }
 
-    @Test func ownFilesAreTheDownloadedRecordsOfTheFeedOnly() throws {
+    @Test func ownFilesAreThoseItsUpdatesDownloadedOnly() throws {
         let (store, directory) = try store()
         defer { withExtendedLifetime(directory) {} }
         let (subscription, _) = try store.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init())
-        for (feed, identity) in [(subscription.url, "g1"), ("http://other/feed.xml", "g1")] {
+        let byUpdate: Int? = subscription.id
+        for (feed, identity, origin, name) in [
+            (subscription.url, "g1", byUpdate, "mine.mp3"), ("http://other/feed.xml", "g1", nil, "other.mp3"),
+            (subscription.url, "g2", nil, "by-hand.mp3"),
+        ] {
             var record = DownloadRecord(feed: feed, identity: identity, podcastTitle: "Show", title: "E", url: "http://h/1.mp3", mediaType: nil, published: nil)
             record.state = .downloaded
-            record.path = directory.path(feed.contains("other") ? "other.mp3" : "mine.mp3")
+            record.path = directory.path(name)
+            record.subscription = origin
             try store.saveDownload(record)
         }
         #expect(try store.ownFiles(of: subscription).map(\.path) == [directory.path("mine.mp3")])
         try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: "g1"))
         #expect(try store.ownFiles(of: subscription).isEmpty)
+    }
+
+    @Test func unsubscribingLeavesNoFileToTheNextSubscriptionWithTheSameID() throws {
+        let (store, directory) = try store()
+        defer { withExtendedLifetime(directory) {} }
+        let (first, _) = try store.subscribe(url: "http://h/a.xml", title: "A", htmlURL: nil, change: .init())
+        var record = DownloadRecord(feed: first.url, identity: "g1", podcastTitle: "A", title: "E", url: "http://h/1.mp3", mediaType: nil, published: nil)
+        record.state = .downloaded
+        record.path = directory.path("a.mp3")
+        record.subscription = first.id
+        try store.saveDownload(record)
+        try store.unsubscribe(first.id)
+        let (second, _) = try store.subscribe(url: "http://h/b.xml", title: "B", htmlURL: nil, change: .init())
+        #expect(second.id == first.id, "SQLite gives the freed id again")
+        #expect(try store.ownFiles(of: second).isEmpty)
+        #expect(try store.ownedFile(path: directory.path("a.mp3"))?.subscription == nil)
     }
 }

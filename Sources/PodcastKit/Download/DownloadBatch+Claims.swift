@@ -69,18 +69,15 @@ extension DownloadBatch {
         }
     }
 
-    /// Makes the claimed episode `index` active (its state machine in `active`): false when its
-    /// file is recognized in place or it cannot be prepared (it is settled then).
+    /// Makes the claimed episode `index` active (its state machine in `active`): false when it
+    /// cannot be prepared (it is settled then).
     func admit(_ index: Int, report: (DownloadUpdate) -> Void) -> Bool {
         let item = items[index]
         // The claim's record is made again from the item rather than kept: thousands of waiting
         // episodes would otherwise hold a record each.
         guard let record = claimableRecord(for: item) else { return false }
         do {
-            guard let download = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report) else {
-                return false
-            }
-            active[index] = download
+            active[index] = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report)
             return true
         } catch {
             settleEarly(index, item, .failed, error: "\(error)", report: report)
@@ -98,37 +95,22 @@ extension DownloadBatch {
         return record
     }
 
-    /// A claimed episode: recognized in place (nil), or ready to fetch, continuing its partial
-    /// file when the earlier run's resume data allows.
+    /// A claimed episode, ready to fetch, continuing its partial file when the earlier run's resume
+    /// data allows. A file found where the episode would go is never taken for it: podcast did not
+    /// write it, so the download gets a free name instead (`EpisodePlacement`).
     private func claimed(
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, previous: DownloadRecord?,
         report: (DownloadUpdate) -> Void
-    ) throws -> EpisodeDownload? {
+    ) throws -> EpisodeDownload {
         var record = claimedRecord
         record.owner = .current
         // A file fetched again (`--force`, or found damaged by `verify`) stays this episode's
-        // until the new copy replaces it.
+        // until the new copy replaces it, with the digest that tells whether it is still the file
+        // podcast wrote (`FileOwnership`).
         record.path = previous?.path
+        record.sha256 = previous?.sha256
         let partialPath = record.resume.partialPath ?? ""
-        // A finished file already in place (a lost or reset store) is recognized, not fetched again.
         let filing = filing(for: item, report: report)
-        let name = filing.name()
-        let folder = filing.folder(of: name)
-        let path = filing.path(of: name)
-        // An earlier record (a crash mid-finish) may have left the file in a folder made since.
-        if !force, previous != nil || placement.folderExisted(folder), let size = FileIO.regularFileSize(path),
-            item.entry.enclosureLength.map({ $0 == size }) ?? (size > 0), try store.downloadOwning(path: path) == nil,
-            try store.libraryFileOwner(path: path) == nil {
-            record.state = .downloaded
-            record.path = path
-            record.resume.partialPath = nil
-            record.bytes = size
-            try store.saveDownload(record)
-            unlink(partialPath)
-            settleEarly(index, item, .skipped, path: path, error: "already in the Episodes directory", report: report)
-            completeInPlace(item, at: path, report: report)
-            return nil
-        }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
         let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
         if partialFolder != partialDirectory { try placement.makeFolder(partialFolder) }
@@ -158,7 +140,7 @@ extension DownloadBatch {
         let filing = EpisodeFiling(
             directory: placement.directory(for: item), settings: settings, values: values, show: found?.show, episode: found?.episode)
         if settings.playlist, playlists[item.feed] == nil {
-            playlists[item.feed] = (filing.podcastFolder ?? filing.directory, item.podcastTitle, settings.portableNames)
+            playlists[item.feed] = (filing.podcastFolder ?? filing.directory, item.podcastTitle, settings.portableNames, item.subscription)
         }
         return filing
     }

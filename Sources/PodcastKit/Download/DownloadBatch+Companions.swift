@@ -101,7 +101,8 @@ extension DownloadBatch {
                 // Companions are small: read again for their digest rather than hashed as they arrive.
                 let file = LibraryFile(
                     path: destination, feed: fetch.item.feed, identity: fetch.kind == .cover ? nil : fetch.item.entry.identity,
-                    kind: fetch.kind, bytes: done.bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: fetch.partialPath, .sha256)))
+                    kind: fetch.kind, bytes: done.bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: fetch.partialPath, .sha256)),
+                    subscription: fetch.kind == .cover ? fetch.item.subscription : nil)
                 if let problem = try placeCompanion(fetch.partialPath, as: file) { report(.warning(fetch.item, problem)) }
             } catch {
                 unlink(fetch.partialPath)
@@ -129,19 +130,17 @@ extension DownloadBatch {
         }
     }
 
-    /// Moves `temporary` to `file.path` and records it, unless a file podcast did not write is
-    /// there (the user's, or another episode's): that one is left alone. Returns why it was not
-    /// placed, for a warning; nil when it was.
+    /// Moves `temporary` to `file.path` and records it, unless a file that is not this episode's (or
+    /// this podcast's) own companion of that kind is there, unchanged since podcast wrote it: the
+    /// user's, or another episode's, is left alone (`FileOwnership`). Returns why it was not placed,
+    /// for a warning; nil when it was.
     private func placeCompanion(_ temporary: String, as file: LibraryFile) throws -> String? {
-        if access(file.path, F_OK) == 0 {
-            guard try store.libraryFileOwner(path: file.path) != nil else {
-                unlink(temporary)
-                return "left \(file.path) as it is: podcast did not write it"
-            }
-            guard rename(temporary, file.path) == 0 else { throw SystemError.last("rename", path: file.path) }
-        } else if try !FileIO.moveWithoutReplacing(temporary, to: file.path) {
+        let reason: FileOwnership.Reason = file.identity.map { .companion(EpisodeKey(feed: file.feed, identity: $0), file.kind) }
+            ?? .podcastFile(feed: file.feed, file.kind)
+        if let refused = try FileOwnership(store: store).place(temporary, at: file.path, for: reason) {
+            // A temporary file of this process's own (`ProcessTemporary`), never placed.
             unlink(temporary)
-            return "left \(file.path) as it is: podcast did not write it"
+            return refused
         }
         do {
             try store.saveLibraryFile(file)

@@ -5,7 +5,8 @@ extension DownloadBatch {
     /// feed's digest, tagged when asked (the checks apply to the bytes as served, before tags), its
     /// data synced, then one transaction places every file and records it with its size and
     /// SHA-256, then each folder is synced once (no syncs on a file system in memory). A crash
-    /// between placing and recording leaves a file that the next run recognizes in place. A tagged
+    /// between placing and recording leaves a file the store does not name: the user's from then
+    /// on, never deleted, and the next run fetches the episode again under a free name. A tagged
     /// copy goes into place instead of the partial file, which is removed only once that is
     /// recorded: until then the partial file is the one its record describes. An MP3 whose tags
     /// are spliced into it has left the partial file's name first (`InPlaceSplice`): a failure
@@ -30,17 +31,18 @@ extension DownloadBatch {
                 perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
             }
         }
-        var placed: [(id: Int, path: String, replaced: String?)] = []
+        var placed: [(id: Int, path: String, replaced: OwnedFile?)] = []
         var recorded: Set<Int> = []
         do {
             try store.transaction {
                 for (done, file) in placing {
                     guard let download = active[done.id] else { continue }
-                    let replaced = download.record.path
+                    // What the store says of the earlier copy, read before the new one's record replaces it.
+                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.ownedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     active[done.id]?.placed(at: path, by: done, file: file)
                     if let record = active[done.id]?.record { try store.saveDownloaded(record) }
-                    placed.append((done.id, path, replaced == path ? nil : replaced))
+                    placed.append((done.id, path, replaced?.path == path ? nil : replaced))
                 }
             }
             recorded = Set(placed.map(\.id))
@@ -52,7 +54,7 @@ extension DownloadBatch {
                     recorded.insert(id)
                     continue
                 }
-                report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run recognizes the file in place"))
+                report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); podcast will not treat that file as its own"))
             }
             for (done, _) in placing where !placed.contains(where: { $0.id == done.id }) {
                 guard let download = active[done.id] else { continue }
@@ -173,12 +175,11 @@ extension DownloadBatch {
     }
 
     /// Removes the file a re-fetched episode had under another name (the template or its values
-    /// changed), with its companions: the new copy replaces it, also in the podcast's playlists.
-    private func removeReplaced(_ path: String, of item: DownloadItem, report: (DownloadUpdate) -> Void) {
-        let deletion = LibraryDeletion(store: store)
-        for problem in deletion.removeFile(at: path) + deletion.removeCompanions(of: item.key) + Playlist.refresh(feed: item.feed, store: store) {
-            report(.warning(item, problem))
-        }
+    /// changed, or the user changed the old copy, which then stays), with its companions: the new
+    /// copy replaces it, also in the podcast's playlists.
+    private func removeReplaced(_ old: OwnedFile, of item: DownloadItem, report: (DownloadUpdate) -> Void) {
+        let problems = LibraryDeletion(store: store).removeReplaced(old, of: item.key) + Playlist.refresh(feed: item.feed, store: store)
+        for problem in problems { report(.warning(item, problem)) }
     }
 }
 

@@ -46,7 +46,7 @@ public final class DownloadBatch {
     /// Podcast folders whose cover this batch has seen to.
     var coverFolders: Set<String> = []
     /// The podcasts whose playlist is written when the batch ends: by feed, the folder and title.
-    var playlists: [String: (folder: String, podcastTitle: String, portable: Bool)] = [:]
+    var playlists: [String: (folder: String, podcastTitle: String, portable: Bool, subscription: Int?)] = [:]
     var lastProgressWrite = ContinuousClock.now
     /// Set once the user was told that progress records cannot be written (see `checkpoint`).
     var progressUnrecorded = false

@@ -12,14 +12,19 @@ public struct DownloadItem: Sendable, Equatable {
         @usableFromInline let podcastTitle: String
         @usableFromInline let episodesDirectory: String?
         @usableFromInline let library: LibrarySettings?
+        @usableFromInline let subscription: Int?
 
-        init(number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String?, library: LibrarySettings?) {
+        init(
+            number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String?, library: LibrarySettings?,
+            subscription: Int?
+        ) {
             self.number = number
             self.entry = entry
             self.feed = feed
             self.podcastTitle = podcastTitle
             self.episodesDirectory = episodesDirectory
             self.library = library
+            self.subscription = subscription
         }
     }
 
@@ -42,21 +47,25 @@ public struct DownloadItem: Sendable, Equatable {
     /// The file settings for this episode when they are not the batch's: a subscription's own
     /// template and companions, or those a resumed download was begun with.
     @inlinable public var library: LibrarySettings? { _read { yield fields.library } }
+    /// The subscription whose update asks for it; nil for an episode asked for by hand. Its file
+    /// is recorded as that subscription's, for `keep` and `unsubscribe --delete-files`.
+    @inlinable public var subscription: Int? { _read { yield fields.subscription } }
 
     /// Creates an item.
     public init(
         number: Int?, entry: ListingItem, feed: String, podcastTitle: String, episodesDirectory: String? = nil,
-        library: LibrarySettings? = nil
+        library: LibrarySettings? = nil, subscription: Int? = nil
     ) {
         fields = Fields(
-            number: number, entry: entry, feed: feed, podcastTitle: podcastTitle, episodesDirectory: episodesDirectory, library: library)
+            number: number, entry: entry, feed: feed, podcastTitle: podcastTitle, episodesDirectory: episodesDirectory, library: library,
+            subscription: subscription)
     }
 
     public static func == (left: DownloadItem, right: DownloadItem) -> Bool {
         left.fields === right.fields
             || (left.number == right.number && left.entry == right.entry && left.feed == right.feed
                 && left.podcastTitle == right.podcastTitle && left.episodesDirectory == right.episodesDirectory
-                && left.library == right.library)
+                && left.library == right.library && left.subscription == right.subscription)
     }
 
     /// The episode `record` is about, numbered as in `listing` when it shows it.
@@ -70,7 +79,7 @@ public struct DownloadItem: Sendable, Equatable {
             guid: record.guid, integrity: record.integrity)
         self.init(
             number: listed?.number, entry: entry, feed: record.feed, podcastTitle: record.podcastTitle,
-            episodesDirectory: record.episodesDirectory, library: record.library)
+            episodesDirectory: record.episodesDirectory, library: record.library, subscription: record.subscription)
     }
 
     /// The episode this is.
@@ -120,6 +129,7 @@ extension DownloadRecord {
         guid = item.entry.guid
         enclosureLength = item.entry.enclosureLength
         integrity = item.entry.integrity
+        subscription = item.subscription
     }
 }
 

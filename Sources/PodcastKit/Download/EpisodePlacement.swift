@@ -7,8 +7,6 @@ struct EpisodePlacement {
     let episodesDirectory: String
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     private var madeFolders: Set<String> = []
-    /// Whether each podcast folder existed when the batch first looked (see `folderExisted`).
-    private var foldersFound: [String: Bool] = [:]
 
     init(episodesDirectory: String) {
         self.episodesDirectory = episodesDirectory
@@ -24,34 +22,34 @@ struct EpisodePlacement {
         if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
     }
 
-    /// True when `folder` existed the first time the batch looked: only then can it hold finished
-    /// files the store does not know. One look per folder, not a look per episode for a file that
-    /// cannot be there.
-    mutating func folderExisted(_ folder: String) -> Bool {
-        if let known = foldersFound[folder] { return known }
-        let exists = access(folder, F_OK) == 0
-        foldersFound[folder] = exists
-        return exists
-    }
-
-    /// Gives `download`'s finished file at `partial` (the partial file, or its tagged copy) the first of its preferred name, `name (2)`, `name (3)`, …
-    /// that is free (or this episode's own, by `store`: a file fetched again replaces its old copy
-    /// at once, by a rename). The move never replaces another file, so two processes finishing
-    /// episodes with the same name cannot overwrite each other's file.
+    /// Gives `download`'s finished file at `partial` (the partial file, or its tagged copy) the first
+    /// of its preferred name, `name (2)`, `name (3)`, … that is free: nothing is there and no other
+    /// episode's file podcast placed has the same name before its extension, so companions named
+    /// after it never meet another episode's. The one exception is this episode's own earlier copy,
+    /// which a file fetched again replaces at once by a rename, when `FileOwnership` finds it
+    /// unchanged. The move never replaces any other file, so two processes finishing episodes with
+    /// the same name cannot overwrite each other's file, and a file the user put there stays.
     func moveIntoPlace(_ download: EpisodeDownload, from partial: String, store: StateStore) throws -> String {
-        let item = download.item
+        let ownership = FileOwnership(store: store)
         var attempt = 1
         while true {
             let name = download.filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")
             let path = download.filing.path(of: name)
             attempt += 1
-            let owner = try store.downloadOwning(path: path)
-            if owner == item.key {
-                guard rename(partial, path) == 0 else { throw SystemError.last("rename", path: path) }
-                return path
+            if try store.downloadOwning(path: path) == download.item.key {
+                if try ownership.place(partial, at: path, for: .refetch(download.item.key)) == nil { return path }
+                continue
             }
-            guard owner == nil, try store.libraryFileOwner(path: path) == nil else { continue }
+            guard try store.ownedFile(path: path) == nil,
+                try !store.hasMediaFile(stem: Self.stem(of: path), other: download.item.key)
+            else { continue }
             if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
         }
+    }
+
+    /// `path` without its extension: what companions are named after.
+    static func stem(of path: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        return String(path[..<(path[slash...].lastIndex(of: ".") ?? path.endIndex)])
     }
 }

@@ -1,12 +1,11 @@
 import FoundationEssentials
 import Glibc
 
-/// The one way podcast deletes files from the Episodes directory, for `keep`, `podcast delete` and
-/// `unsubscribe --delete-files`: only files it recorded as its own (an episode's media file and
-/// its companions, a podcast's cover and playlist), never a file the user put there, and never a
-/// recorded file that has changed size since podcast wrote it (something else wrote over it).
-/// What it deletes it forgets; a deleted episode is marked done for its subscription, so `update`
-/// does not download it again.
+/// Deleting episodes' files for `podcast delete`, `keep` and `unsubscribe --delete-files`: each
+/// file goes only when `FileOwnership` says it is podcast's, unchanged, and the reason's own (keep
+/// and unsubscribe remove only what that subscription's updates downloaded). What it deletes it
+/// forgets; a deleted episode is remembered as deleted and marked done for its subscription, so
+/// `update` does not download it again.
 public struct LibraryDeletion {
     /// What a deletion did.
     public struct Outcome: Sendable, Equatable {
@@ -19,10 +18,12 @@ public struct LibraryDeletion {
     }
 
     let store: StateStore
+    private let ownership: FileOwnership
 
     /// Deletes through `store`'s records.
     public init(store: StateStore) {
         self.store = store
+        self.ownership = FileOwnership(store: store)
     }
 
     /// Deletes the episodes `keys` name (every episode podcast has a file of, when nil) whose files
@@ -41,7 +42,7 @@ public struct LibraryDeletion {
         }
         var problems: [String] = []
         for record in records {
-            let outcome = try deleteEpisode(record.key)
+            let outcome = try deleteEpisode(record.key, for: .delete)
             problems += outcome.problems
             deleted(record, outcome)
         }
@@ -49,16 +50,14 @@ public struct LibraryDeletion {
         return problems
     }
 
-    /// Deletes the episode `key`'s media file and companion files and forgets them. An episode
-    /// whose media file cannot be deleted keeps its record (and its companions).
-    public func deleteEpisode(_ key: EpisodeKey) throws -> Outcome {
+    /// Deletes the episode `key`'s media file and companion files for `reason` and forgets them. An
+    /// episode whose media file is not deleted (not podcast's for this reason, changed since, or
+    /// the system refused) keeps its record and its companions.
+    public func deleteEpisode(_ key: EpisodeKey, for reason: FileOwnership.Reason) throws -> Outcome {
         var outcome = Outcome()
         guard let record = try store.downloadRecord(key), let path = record.path else { return outcome }
-        let expected = record.state == .downloaded ? record.bytes : nil
-        guard remove(path, expectedBytes: expected, into: &outcome) else { return outcome }
-        for file in try store.libraryFiles(of: key) where remove(file.path, expectedBytes: file.bytes, into: &outcome) {
-            try store.forgetLibraryFile(path: file.path)
-        }
+        guard try remove(path, for: reason, into: &outcome) else { return outcome }
+        try removeCompanions(of: key, for: reason, into: &outcome)
         try store.forgetDeletedDownload(key)
         if let subscription = try store.subscription(url: key.feed) {
             try store.markEpisodesDone([key.identity], of: subscription.id)
@@ -67,57 +66,53 @@ public struct LibraryDeletion {
         return outcome
     }
 
-    /// Deletes the covers and playlists podcast wrote for the feed `feed`.
-    public func deletePodcastFiles(of feed: String) throws -> Outcome {
+    /// Deletes the covers and playlists podcast wrote for the feed `feed` that are `reason`'s own.
+    public func deletePodcastFiles(of feed: String, for reason: FileOwnership.Reason) throws -> Outcome {
         var outcome = Outcome()
-        for file in try store.podcastFiles(of: feed) where remove(file.path, expectedBytes: nil, into: &outcome) {
+        for file in try store.podcastFiles(of: feed) where try remove(file.path, for: reason, into: &outcome) {
             try store.forgetLibraryFile(path: file.path)
             removeFolderIfEmpty(of: file.path)
         }
         return outcome
     }
 
-    /// Deletes the file at `path` (a re-fetched episode's old copy); problems, one line each.
-    func removeFile(at path: String) -> [String] {
-        var outcome = Outcome()
-        _ = remove(path, expectedBytes: nil, into: &outcome)
-        return outcome.problems
-    }
-
-    /// Deletes and forgets the companion files of `key`; problems, one line each.
-    func removeCompanions(of key: EpisodeKey) -> [String] {
+    /// Deletes the file a re-fetched episode `key` had at `old.path` before its new copy went in
+    /// under another name, as `old` recorded it (the store names the new copy now), and its
+    /// companions; problems, one line each.
+    func removeReplaced(_ old: OwnedFile, of key: EpisodeKey) -> [String] {
         var outcome = Outcome()
         do {
-            for file in try store.libraryFiles(of: key) where remove(file.path, expectedBytes: file.bytes, into: &outcome) {
-                try store.forgetLibraryFile(path: file.path)
+            switch try ownership.remove(old.path, for: .refetch(key), recorded: old) {
+            case .refused(let why): outcome.problems.append(why)
+            case .removed, .absent: break
             }
+            try removeCompanions(of: key, for: .refetch(key), into: &outcome)
         } catch {
-            outcome.problems.append("could not forget the companion files of \(key.identity): \(error)")
+            outcome.problems.append("could not remove the earlier copy \(old.path): \(error)")
         }
         return outcome.problems
     }
 
-    /// Removes `path` unless it changed size from `expectedBytes`; true when it is gone (also
-    /// when it already was).
-    private func remove(_ path: String, expectedBytes: Int64?, into outcome: inout Outcome) -> Bool {
-        guard let size = FileIO.regularFileSize(path) else {
-            if access(path, F_OK) == 0 {
-                outcome.problems.append("left \(path) in place: it is not a regular file, so podcast did not write it")
-                return false
-            }
+    /// Deletes and forgets the companion files of `key` that are `reason`'s own.
+    private func removeCompanions(of key: EpisodeKey, for reason: FileOwnership.Reason, into outcome: inout Outcome) throws {
+        for file in try store.libraryFiles(of: key) where try remove(file.path, for: reason, into: &outcome) {
+            try store.forgetLibraryFile(path: file.path)
+        }
+    }
+
+    /// Removes `path` through `FileOwnership`; true when it is gone (also when it already was).
+    private func remove(_ path: String, for reason: FileOwnership.Reason, into outcome: inout Outcome) throws -> Bool {
+        switch try ownership.remove(path, for: reason) {
+        case .absent:
             return true
-        }
-        if let expectedBytes, expectedBytes != size {
-            outcome.problems.append("left \(path) in place: it has \(size) bytes, not the \(expectedBytes) podcast wrote, so something else wrote over it")
+        case .removed(let bytes):
+            outcome.files.append(path)
+            outcome.bytes += bytes
+            return true
+        case .refused(let why):
+            outcome.problems.append(why)
             return false
         }
-        guard unlink(path) == 0 || errno == ENOENT else {
-            outcome.problems.append("could not delete \(path): \(SystemError.last("unlink", path: path).reason); delete it yourself")
-            return false
-        }
-        outcome.files.append(path)
-        outcome.bytes += size
-        return true
     }
 
     /// Removes the folder holding `path` when nothing is left in it (a folder the user keeps

@@ -36,27 +36,48 @@ enum Playlist {
         return (up + target[common...].map(String.init)).joined(separator: "/")
     }
 
-    /// The playlist's file name for a podcast: its title, as a safe name, with `.m3u8`.
-    static func fileName(podcastTitle: String, portable: Bool) -> String {
-        let name = EpisodeFileName.component(podcastTitle, fallback: "Podcast", reserving: ".m3u8".utf8.count)
-        return (portable ? EpisodeFileName.portable(name) : name) + ".m3u8"
+    /// The playlist's file name for a podcast: its title, as a safe name, with `.m3u8`; `(2)`,
+    /// `(3)`, … from the second `attempt` on, for another podcast of the same title in the folder.
+    static func fileName(podcastTitle: String, portable: Bool, attempt: Int = 1) -> String {
+        let suffix = attempt == 1 ? "" : " (\(attempt))"
+        let name = EpisodeFileName.component(podcastTitle, fallback: "Podcast", reserving: (suffix + ".m3u8").utf8.count)
+        return (portable ? EpisodeFileName.portable(name) : name) + suffix + ".m3u8"
     }
 
-    /// Writes the playlist of `feed`'s downloaded episodes to `destination` and records it as
-    /// podcast's; returns why it was not written (a file podcast did not write is there), or nil.
-    static func write(feed: String, to destination: String, store: StateStore) throws -> String? {
-        if access(destination, F_OK) == 0, try store.libraryFileOwner(path: destination) == nil {
-            return "left \(destination) as it is: podcast did not write it, so the playlist was not written"
+    /// Writes the playlist of `feed`'s downloaded episodes into `folder`, under the name its earlier
+    /// playlist there has, else the first of its title's names that nothing holds (two podcasts of
+    /// one title each keep their own); returns why it was not written, or nil.
+    static func write(
+        feed: String, into folder: String, podcastTitle: String, portable: Bool, subscription: Int?, store: StateStore
+    ) throws -> String? {
+        let recorded = try store.podcastFiles(of: feed).first { $0.kind == .playlist && FileIO.folder(of: $0.path) == folder }
+        var destination = recorded?.path
+        var attempt = 1
+        while destination == nil {
+            let candidate = folder + "/" + fileName(podcastTitle: podcastTitle, portable: portable, attempt: attempt)
+            attempt += 1
+            if access(candidate, F_OK) != 0, try store.ownedFile(path: candidate) == nil { destination = candidate }
         }
+        return try write(feed: feed, to: destination ?? folder, subscription: subscription ?? recorded?.subscription, store: store)
+    }
+
+    /// Writes the playlist of `feed`'s downloaded episodes to `destination` over the one podcast
+    /// wrote there for it (never over another file: `FileOwnership`) and records it as podcast's;
+    /// returns why it was not written, or nil.
+    private static func write(feed: String, to destination: String, subscription: Int?, store: StateStore) throws -> String? {
         let entries = try store.downloadRecords(feed: feed).values.compactMap { record in
             record.state == .downloaded ? record.path.map { Entry(path: $0, title: record.title, published: record.published) } : nil
         }
-        let folder = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
+        let folder = FileIO.folder(of: destination)
         let contents = Array(text(entries, in: folder).utf8)
+        // A temporary file of this process's own (`ProcessTemporary`): removed when not placed.
         let temporary = ProcessTemporary.path(in: folder, for: destination)
         do {
             try FileIO.writeNewFile(temporary, contents: contents)
-            guard rename(temporary, destination) == 0 else { throw SystemError.last("rename", path: destination) }
+            if let refused = try FileOwnership(store: store).place(temporary, at: destination, for: .podcastFile(feed: feed, .playlist)) {
+                unlink(temporary)
+                return refused + ", so the playlist was not written"
+            }
         } catch {
             unlink(temporary)
             throw error
@@ -64,7 +85,8 @@ enum Playlist {
         var digest = SHA2(.sha256)
         contents.withUnsafeBytes { digest.update($0) }
         try store.saveLibraryFile(LibraryFile(
-            path: destination, feed: feed, identity: nil, kind: .playlist, bytes: Int64(contents.count), sha256: SHA2.hex(digest.finish())))
+            path: destination, feed: feed, identity: nil, kind: .playlist, bytes: Int64(contents.count), sha256: SHA2.hex(digest.finish()),
+            subscription: subscription))
         return nil
     }
 
@@ -73,7 +95,7 @@ enum Playlist {
     static func refresh(feed: String, store: StateStore) -> [String] {
         do {
             return try store.podcastFiles(of: feed).filter { $0.kind == .playlist }.compactMap { file in
-                try write(feed: feed, to: file.path, store: store)
+                try write(feed: feed, to: file.path, subscription: file.subscription, store: store)
             }
         } catch {
             return ["could not rewrite the playlist of \(URLRedaction.redacted(feed)): \(error)"]

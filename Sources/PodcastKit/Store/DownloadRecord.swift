@@ -66,6 +66,9 @@ public struct DownloadRecord: Sendable, Equatable {
     /// The file settings the episode was asked with, when they are not the defaults: a resumed
     /// download is named, tagged and accompanied as it was begun.
     public var library: LibrarySettings?
+    /// The subscription whose update asked for it; nil when it was asked for by hand. Recorded with
+    /// the finished file: `keep` and `unsubscribe --delete-files` remove only their own (`FileOwnership`).
+    public var subscription: Int?
 
     /// Takes over what `earlier` knew about the partial file and the server's copy (its partial
     /// file stays this record's own), so a new attempt can continue where it stopped.

@@ -31,14 +31,18 @@ public struct LibraryFile: Sendable, Equatable {
     public var bytes: Int64
     /// Its SHA-256 (lowercase hex) when podcast wrote it.
     public var sha256: String?
+    /// For a podcast's cover or playlist: the subscription whose update wrote it (nil: by hand). An
+    /// episode's companion follows its media file's record instead (`OwnedFile.subscription`).
+    public var subscription: Int?
 
     /// Creates a record.
-    public init(path: String, feed: String, identity: String?, kind: Kind, bytes: Int64, sha256: String?) {
+    public init(path: String, feed: String, identity: String?, kind: Kind, bytes: Int64, sha256: String?, subscription: Int? = nil) {
         self.path = path
         self.feed = feed
         self.identity = identity
         self.kind = kind
         self.bytes = bytes
         self.sha256 = sha256
+        self.subscription = subscription
     }
 }

@@ -149,7 +149,7 @@ extension StateStore {
                 UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
                     last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
-                    speed = NULL, updated_at = ?8, sha256 = ?9
+                    speed = NULL, updated_at = ?8, sha256 = ?9, subscription = ?10
                 WHERE feed = ?1 AND identity = ?2
                 """)
             try statement.bind(record.feed, at: 1)
@@ -161,6 +161,7 @@ extension StateStore {
             try statement.bind(record.bytes, at: 7)
             try statement.bind(Date().timeIntervalSince1970, at: 8)
             try statement.bind(record.sha256, at: 9)
+            try statement.bind(record.subscription, at: 10)
             try statement.run()
             if connection.changes == 0 { try upsertDownload(record) }
         }
@@ -224,7 +225,7 @@ extension StateStore {
     static let downloadColumns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
-        durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library
+        durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library, subscription
         """
 
     /// How many columns `downloadColumns` names: a query that selects more after them reads those from here.
@@ -268,13 +269,14 @@ extension StateStore {
         record.integrity = row.optionalString(at: 26).flatMap(Integrity.init(stored:))
         record.sha256 = row.optionalString(at: 27)
         record.library = row.optionalString(at: 28).map(LibrarySettings.init(stored:))
+        record.subscription = row.optionalInt(at: 29)
         return record
     }
 
     private static let downloadValues = """
         (\(downloadColumns), updated_at) VALUES (
             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
+            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)
         """
     private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
     private static let insertNewDownloadSQL = "INSERT INTO downloads " + downloadValues + " ON CONFLICT (feed, identity) DO NOTHING"
@@ -325,7 +327,8 @@ extension StateStore {
         try statement.bind(record.integrity?.stored, at: 27)
         try statement.bind(record.sha256, at: 28)
         try statement.bind(record.library?.stored, at: 29)
-        try statement.bind(Date().timeIntervalSince1970, at: 30)
+        try statement.bind(record.subscription, at: 30)
+        try statement.bind(Date().timeIntervalSince1970, at: 31)
         try statement.run()
     }
 }

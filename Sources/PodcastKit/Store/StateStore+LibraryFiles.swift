@@ -5,7 +5,8 @@ extension StateStore {
     public func saveLibraryFile(_ file: LibraryFile) throws(StoreError) {
         try writeAtomically { () throws(SQLiteError) in
             let statement = try prepared("""
-                INSERT OR REPLACE INTO library_files (path, feed, identity, kind, bytes, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                INSERT OR REPLACE INTO library_files (path, feed, identity, kind, bytes, sha256, subscription)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 """)
             try statement.bind(file.path, at: 1)
             try statement.bind(file.feed, at: 2)
@@ -13,6 +14,7 @@ extension StateStore {
             try statement.bind(file.kind.rawValue, at: 4)
             try statement.bind(file.bytes, at: 5)
             try statement.bind(file.sha256, at: 6)
+            try statement.bind(file.subscription, at: 7)
             try statement.run()
         }
     }
@@ -30,7 +32,7 @@ extension StateStore {
     /// places, so its statement is compiled once.
     public func libraryFileOwner(path: String) throws(StoreError) -> LibraryFile? {
         try read { () throws(SQLiteError) in
-            let query = try prepared("SELECT path, feed, identity, kind, bytes, sha256 FROM library_files WHERE path = ?1")
+            let query = try prepared("SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files WHERE path = ?1")
             try query.bind(path, at: 1)
             return try query.firstRow(Self.libraryFile)
         }
@@ -40,7 +42,7 @@ extension StateStore {
     public func libraryFiles(of key: EpisodeKey) throws(StoreError) -> [LibraryFile] {
         try read { () throws(SQLiteError) in
             let query = try prepared("""
-                SELECT path, feed, identity, kind, bytes, sha256 FROM library_files WHERE feed = ?1 AND identity = ?2 ORDER BY path
+                SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files WHERE feed = ?1 AND identity = ?2 ORDER BY path
                 """)
             try query.bind(key.feed, at: 1)
             try query.bind(key.identity, at: 2)
@@ -61,7 +63,7 @@ extension StateStore {
     }
 
     private func selectLibraryFiles(_ condition: String, value: String) throws(SQLiteError) -> [LibraryFile] {
-        let query = try connection.prepare("SELECT path, feed, identity, kind, bytes, sha256 FROM library_files \(condition) ORDER BY path")
+        let query = try connection.prepare("SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files \(condition) ORDER BY path")
         try query.bind(value, named: ":value")
         return try query.rows(Self.libraryFile)
     }
@@ -73,6 +75,61 @@ extension StateStore {
         }
         return LibraryFile(
             path: try row.string(at: 0), feed: try row.string(at: 1), identity: row.optionalString(at: 2), kind: known,
-            bytes: row.optionalInt64(at: 4) ?? 0, sha256: row.optionalString(at: 5))
+            bytes: row.optionalInt64(at: 4) ?? 0, sha256: row.optionalString(at: 5), subscription: row.optionalInt(at: 6))
+    }
+
+    /// What the store says of the file at `path`, if podcast wrote it: an episode's media file, an
+    /// episode's companion (whose subscription is its media file's), or a podcast's own file.
+    /// `FileOwnership` decides with it.
+    public func ownedFile(path: String) throws(StoreError) -> OwnedFile? {
+        try read { () throws(SQLiteError) -> OwnedFile? in
+            let media = try prepared("SELECT feed, identity, state, bytes, sha256, subscription FROM downloads WHERE path = ?1")
+            try media.bind(path, at: 1)
+            if let file = try media.firstRow({ row throws(SQLiteError) -> OwnedFile in
+                let key = EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1))
+                // Only a finished record's bytes are its file's: a claimed one counts the new copy's.
+                let finished = try row.string(at: 2) == DownloadRecord.State.downloaded.rawValue
+                return OwnedFile(
+                    path: path, role: .media(key), bytes: finished ? row.optionalInt64(at: 3) : nil, sha256: row.optionalString(at: 4),
+                    subscription: row.optionalInt(at: 5))
+            }) {
+                return file
+            }
+            let other = try prepared("""
+                SELECT l.feed, l.identity, l.kind, l.bytes, l.sha256,
+                    CASE WHEN l.identity IS NULL THEN l.subscription ELSE d.subscription END
+                FROM library_files AS l LEFT JOIN downloads AS d ON d.feed = l.feed AND d.identity = l.identity
+                WHERE l.path = ?1
+                """)
+            try other.bind(path, at: 1)
+            return try other.firstRow { row throws(SQLiteError) -> OwnedFile in
+                let kind = try row.string(at: 2)
+                guard let known = LibraryFile.Kind(rawValue: kind) else {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: "unknown library file kind '\(kind)'")
+                }
+                let feed = try row.string(at: 0)
+                let role: OwnedFile.Role = row.optionalString(at: 1).map { .companion(EpisodeKey(feed: feed, identity: $0), known) }
+                    ?? .podcastFile(feed: feed, known)
+                return OwnedFile(
+                    path: path, role: role, bytes: try row.int64(at: 3), sha256: row.optionalString(at: 4), subscription: row.optionalInt(at: 5))
+            }
+        }
+    }
+
+    /// True when an episode other than `other` has its media file at `stem` plus one extension
+    /// (`stem.mp3` for the stem of `stem.m4a`): its companions would have the same names.
+    public func hasMediaFile(stem: String, other: EpisodeKey) throws(StoreError) -> Bool {
+        try read { () throws(SQLiteError) -> Bool in
+            // Every path that starts with "stem.", as a range ('/' follows '.'), then checked for one extension.
+            let query = try prepared("SELECT path, feed, identity FROM downloads WHERE path >= ?1 AND path < ?2")
+            try query.bind(stem + ".", at: 1)
+            try query.bind(stem + "/", at: 2)
+            let found = try query.rows { row throws(SQLiteError) in
+                (path: try row.string(at: 0), key: EpisodeKey(feed: try row.string(at: 1), identity: try row.string(at: 2)))
+            }
+            return found.contains { entry in
+                entry.key != other && !entry.path.dropFirst(stem.count + 1).contains { $0 == "." || $0 == "/" }
+            }
+        }
     }
 }

@@ -437,6 +437,18 @@ extension StateStore {
                 try connection.execute("DROP TABLE listing_items")
             }
         ),
+        Migration(
+            summary: "why podcast wrote each finished file: which subscription's update, or by hand",
+            sql: """
+                -- subscription: the subscription whose update downloaded the finished file, NULL when it
+                -- was asked for by hand (download, resume) or finished before podcast recorded why. keep
+                -- and unsubscribe --delete-files remove only their own subscription's files
+                -- (FileOwnership), and a companion follows its episode's media file. library_files'
+                -- column is for a podcast's cover and playlist, which belong to no episode.
+                ALTER TABLE downloads ADD COLUMN subscription INTEGER;
+                ALTER TABLE library_files ADD COLUMN subscription INTEGER;
+                """
+        ),
     ]
 
     /// The schema version this build writes: the number of migrations.

@@ -154,17 +154,33 @@ extension StateStore {
         }
     }
 
-    /// The files podcast downloaded for `subscription` that are on record, for `keep`.
+    /// The files `subscription`'s updates downloaded that are on record, for `keep`: never a file
+    /// of the same episode asked for by hand (`FileOwnership`), with each episode's place in the
+    /// order the subscription's fetches showed them (`KeepRule.File.position`).
     public func ownFiles(of subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
         try read { () throws(SQLiteError) in
             let query = try connection.prepare("""
-                SELECT identity, path, published FROM downloads WHERE feed = :feed AND state = 'downloaded' AND path IS NOT NULL
+                SELECT d.identity, d.path, d.published, e.first_seen, e.rowid
+                FROM downloads AS d LEFT JOIN subscription_episodes AS e ON e.subscription = :id AND e.identity = d.identity
+                WHERE d.subscription = :id AND d.state = 'downloaded' AND d.path IS NOT NULL
                 """)
-            try query.bind(subscription.url, named: ":feed")
-            return try query.rows { row throws(SQLiteError) in
-                KeepRule.File(
+            try query.bind(subscription.id, named: ":id")
+            let rows = try query.rows { row throws(SQLiteError) in
+                (file: KeepRule.File(
                     identity: try row.string(at: 0), path: try row.string(at: 1),
-                    published: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) })
+                    published: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }),
+                 seen: row.optionalDouble(at: 3), order: row.optionalInt64(at: 4))
+            }
+            // A later fetch's episodes first; within one fetch, the feed's order (rows are added in it).
+            let ranked = rows.filter { $0.seen != nil }.sorted { left, right in
+                left.seen != right.seen ? (left.seen ?? 0) > (right.seen ?? 0) : (left.order ?? 0) < (right.order ?? 0)
+            }
+            var position: [String: Int] = [:]
+            for (index, row) in ranked.enumerated() { position[row.file.identity] = index }
+            return rows.map { row in
+                var file = row.file
+                file.position = position[file.identity]
+                return file
             }
         }
     }
@@ -201,10 +217,14 @@ extension StateStore {
         }
     }
 
-    /// Removes subscription `id` with what it has seen (its download records stay).
+    /// Removes subscription `id` with what it has seen. Its download records stay, no longer its:
+    /// the files it downloaded become like files asked for by hand, so a later subscription that
+    /// gets the same id never takes them for its own.
     public func unsubscribe(_ id: Int) throws(StoreError) {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM subscriptions WHERE id = \(id)")
+            try connection.execute("UPDATE downloads SET subscription = NULL WHERE subscription = \(id)")
+            try connection.execute("UPDATE library_files SET subscription = NULL WHERE subscription = \(id)")
         }
     }
 

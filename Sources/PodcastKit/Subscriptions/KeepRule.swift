@@ -12,21 +12,30 @@ public enum KeepRule {
         public var path: String
         /// When the episode was published, if the feed said.
         public var published: Date?
+        /// Its place among the subscription's episodes, newest first: those a later fetch first
+        /// showed before those an earlier one did, and within one fetch in the feed's own order
+        /// (feeds list the newest first). Nil when the subscription has no record of it.
+        public var position: Int?
 
         /// Creates one.
-        public init(identity: String, path: String, published: Date?) {
+        public init(identity: String, path: String, published: Date?, position: Int? = nil) {
             self.identity = identity
             self.path = path
             self.published = published
+            self.position = position
         }
     }
 
-    /// The files to delete so that the newest `keep` remain; newest by publication date, undated
-    /// ones counting as oldest (ties broken by path, so the choice never depends on order).
+    /// The files to delete so that the newest `keep` remain. Newest by publication date when every
+    /// file has one; when any is undated, dates cannot order them all, and the feed's own order
+    /// (`position`) does, so a just-downloaded undated episode is never taken for the oldest. Ties,
+    /// and files without a position, are broken by path, so the choice never depends on order.
     public static func toDelete(_ files: [File], keep: Int) -> [File] {
+        let byDate = files.allSatisfy { $0.published != nil }
         let newestFirst = files.sorted { left, right in
-            let (a, b) = (left.published ?? .distantPast, right.published ?? .distantPast)
-            return a != b ? a > b : left.path < right.path
+            if byDate, let a = left.published, let b = right.published, a != b { return a > b }
+            let (a, b) = (left.position ?? Int.max, right.position ?? Int.max)
+            return a != b ? a < b : left.path < right.path
         }
         return Array(newestFirst.dropFirst(max(0, keep)))
     }

@@ -108,7 +108,7 @@ public struct SubscriptionUpdate {
             let library = subscription.settings.library(over: settings.library)
             return items.map { DownloadItem(
                 number: nil, entry: $0, feed: subscription.url, podcastTitle: subscription.title,
-                episodesDirectory: subscription.settings.episodesDirectory, library: library) }
+                episodesDirectory: subscription.settings.episodesDirectory, library: library, subscription: subscription.id) }
         }
         if !items.isEmpty {
             let batch = DownloadBatch(store: store, settings: settings)
@@ -176,8 +176,8 @@ public struct SubscriptionUpdate {
         }
     }
 
-    /// Deletes, for each subscription with `keep N`, the oldest of the files podcast downloaded
-    /// for it beyond the newest N, with their companions (`LibraryDeletion`), and rewrites its
+    /// Deletes, for each subscription with `keep N`, the oldest of the files its updates downloaded
+    /// beyond the newest N (never a file of the same podcast asked for by hand), with their companions (`LibraryDeletion`), and rewrites its
     /// playlist.
     private func applyKeep(to subscriptions: [Subscription], report: (Event) -> Void) throws {
         let deletion = LibraryDeletion(store: store)
@@ -185,7 +185,7 @@ public struct SubscriptionUpdate {
             guard let keep = subscription.settings.keep else { continue }
             let doomed = KeepRule.toDelete(try store.ownFiles(of: subscription), keep: keep)
             for file in doomed {
-                let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity))
+                let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity), for: .keep(subscription: subscription.id))
                 for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) for \(subscription.title))")) }
                 if outcome.files.contains(file.path) { report(.deleted(path: file.path, subscription: subscription)) }
             }

@@ -82,27 +82,16 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let limit = limit
         // Stored beside the output, on a second core, through a store of its own (or after it,
         // here, when no thread can be started): storing a long listing takes about as long as
-        // writing it out, so the thread starts as soon as it can. Files already in place that the
-        // store does not know (it was lost) show as downloaded, and the listing is made here
-        // first to match them; without the episodes directory none can be, and the listing is
-        // stored straight from the feed: its items (2 MB for 10,000 episodes, the run's peak of
-        // memory) are never all made.
-        let episodesDirectory = TransferOptions.episodesDirectory(option: nil, context: context)
-        let placedListing = access(episodesDirectory, F_OK) == 0 ? Listing(feed: parsed, url: url, limit: limit) : nil
+        // writing it out, so the thread starts as soon as it can. The listing is stored straight
+        // from the feed: its items (2 MB for 10,000 episodes, the run's peak of memory) are never
+        // all made. Only what the store recorded shows as downloaded: a file found where an
+        // episode would go is not podcast's (FileOwnership).
         let storeListing: @Sendable (StateStore) throws(StoreError) -> Void = { store throws(StoreError) in
-            if let placedListing {
-                try store.replaceListing(placedListing)
-            } else {
-                try store.replaceListing(feed: parsed, url: url, limit: limit)
-            }
+            try store.replaceListing(feed: parsed, url: url, limit: limit)
         }
         let saving = Self.startStoring(storeListing, paths: paths)
         Self.returnFreedMemory()
-        var records = try store.downloadRecords(feed: url)
-        if let placedListing {
-            records.merge(PlacedFiles.records(
-                of: placedListing, in: episodesDirectory, library: context.configuration.librarySettings, known: records)) { known, _ in known }
-        }
+        let records = try store.downloadRecords(feed: url)
 
         for move in fetched.moves {
             context.console.note(move)

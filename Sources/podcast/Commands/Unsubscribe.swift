@@ -38,11 +38,12 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
             if deleteFiles {
                 var problems: [String] = []
                 for file in try store.ownFiles(of: subscription) {
-                    let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity))
+                    let outcome = try deletion.deleteEpisode(
+                        EpisodeKey(feed: subscription.url, identity: file.identity), for: .unsubscribe(subscription: subscription.id))
                     problems += outcome.problems
                     deleted += outcome.files.count
                 }
-                let podcastFiles = try deletion.deletePodcastFiles(of: subscription.url)
+                let podcastFiles = try deletion.deletePodcastFiles(of: subscription.url, for: .unsubscribe(subscription: subscription.id))
                 deleted += podcastFiles.files.count
                 for problem in problems + podcastFiles.problems {
                     context.console.error("\(problem)")
