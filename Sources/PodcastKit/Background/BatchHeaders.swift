@@ -40,6 +40,7 @@ public struct BatchHeaders {
 
     /// Removes the file `name`; one already gone is no error.
     public func remove(_ name: String) throws(SystemError) {
+        // Ownership: a headers file podcast wrote in its own home, for a batch that has settled.
         guard unlink(path(name)) == 0 || errno == ENOENT else { throw .last("unlink", path: path(name)) }
     }
 

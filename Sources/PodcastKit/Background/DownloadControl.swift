@@ -49,6 +49,7 @@ public enum DownloadControl {
     private static func deletePartials(of records: [DownloadRecord], for request: StopRequest) {
         guard request == .cancel else { return }
         for record in records {
+            // Ownership: the cancelled download's own partial file, in podcast's `.partial` folder.
             if let partial = record.resume.partialPath { unlink(partial) }
         }
     }

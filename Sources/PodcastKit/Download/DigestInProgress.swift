@@ -54,6 +54,7 @@ struct DigestInProgress {
 
     /// Removes the tagged copy in progress, if any: the digest is dropped unfinished.
     func discard() {
+        // Ownership: the tagged copy this digest made.
         if case .spliced(_, let copy?) = layout { unlink(copy) }
     }
 
@@ -88,6 +89,7 @@ struct DigestInProgress {
                 let size = try ID3Splice.build(copy, from: path, as: plan, audioEnd: audioEnd)
                 return DigestedFile(sha256: nil, tagging: .tagged(TaggedFile(path: copy, bytes: size, sha256: try? SHA2.digest(ofFile: copy, .sha256))))
             } catch {
+                // Ownership: the tagged copy this digest made.
                 if let copy { unlink(copy) }
                 return DigestedFile(sha256: try? SHA2.digest(ofFile: path, .sha256), tagging: .untagged("\(error)"))
             }
@@ -126,6 +128,7 @@ struct DigestInProgress {
                 do {
                     try FileIO.writeNewFile(copyPath, contents: plan.tag)
                 } catch {
+                    // Ownership: the tagged copy this digest made.
                     unlink(copyPath)
                     untagged = "\(error)"
                     layout = .served

@@ -80,6 +80,7 @@ extension DownloadBatch {
                 sha256: SHA2.hex(digest.finish()))
             if let problem = try placeCompanion(temporary, as: file) { report(.warning(item, problem)) }
         } catch {
+            // Ownership: this process's own temporary file (`ProcessTemporary`).
             unlink(temporary)
             report(.warning(item, "could not write \(destination): \(error)"))
         }
@@ -105,6 +106,7 @@ extension DownloadBatch {
                     subscription: fetch.kind == .cover ? fetch.item.subscription : nil)
                 if let problem = try placeCompanion(fetch.partialPath, as: file) { report(.warning(fetch.item, problem)) }
             } catch {
+                // Ownership: the companion's own temporary file (`ProcessTemporary`).
                 unlink(fetch.partialPath)
                 report(.warning(fetch.item, "could not save its \(fetch.kind.label) as \(destination): \(error)"))
             }
@@ -120,6 +122,7 @@ extension DownloadBatch {
                 engine?.start(fetch.request(id: failure.id, resume: point, notBefore: notBefore))
             case .fail, .giveUp, .stopAll:
                 companions[failure.id] = nil
+                // Ownership: the companion's own temporary file (`ProcessTemporary`).
                 unlink(fetch.partialPath)
                 if stop == nil {
                     report(.warning(fetch.item, "its \(fetch.kind.label) was not saved (\(failure.reason)); the episode is kept without it"))
@@ -146,6 +149,7 @@ extension DownloadBatch {
             try store.saveLibraryFile(file)
         } catch {
             // Unrecorded, it would never be podcast's to delete: it goes now instead.
+            // Ownership: the file this call placed a moment ago and could not record.
             unlink(file.path)
             throw error
         }

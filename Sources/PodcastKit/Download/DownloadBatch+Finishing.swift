@@ -16,6 +16,7 @@ extension DownloadBatch {
         guard !completed.isEmpty else { return }
         // The tagged copies made for these files: by the end each is in place or removed.
         var copies = completed.compactMap { if case .tagged(let copy)? = $0.file.tagging { copy.path } else { nil } }
+        // Ownership: tagged copies this batch made; by the end each is placed (renamed away) or unwanted.
         defer { for copy in copies { unlink(copy) } }
         if syncsToDisk { syncSplicedFirst(completed) }
         var placing: [(done: CompletedTransfer, file: FinishedFile)] = []
@@ -63,6 +64,7 @@ extension DownloadBatch {
         }
         for (done, file) in placing where recorded.contains(done.id) {
             guard let partial = active[done.id]?.partialPath, file.source != partial else { continue }
+            // Ownership: the episode's own partial file, once its tagged copy is placed and recorded.
             unlink(partial)
         }
         if syncsToDisk {
@@ -163,6 +165,7 @@ extension DownloadBatch {
         do {
             return FinishedFile(bytes: bytes, sha256: SHA2.hex(try sha256 ?? SHA2.digest(ofFile: tagged, .sha256)), source: tagged)
         } catch {
+            // Ownership: the tagged file this batch made, not yet placed.
             unlink(tagged)
             throw error
         }

@@ -226,6 +226,7 @@ public final class DownloadBatch {
                 active[id]?.synced(bytes, durable: syncPartial(path, bytes: bytes))
                 perform([.record], for: id, report: report)
             case .discardPartial:
+                // Ownership: the episode's own partial file in `.partial`.
                 if let path = active[id]?.partialPath { unlink(path) }
             case .end(let ending):
                 end(id, ending, report: report)
@@ -256,6 +257,7 @@ public final class DownloadBatch {
         var note: String?
         switch ending {
         case .cancelled:
+            // Ownership: the episode's own partial file in `.partial`.
             unlink(download.partialPath)
             do {
                 try store.deleteDownload(download.record.key)
@@ -264,6 +266,7 @@ public final class DownloadBatch {
                 note = "but its record could not be removed: \(error); podcast resume would fetch it again"
             }
         case .failed(_, _, final: true):
+            // Ownership: the episode's own partial file in `.partial`.
             unlink(download.partialPath)
             note = save(download.closingRecord(ending, durable: false)).map { "not recorded: \($0)" }
         case .paused(_, let bytes), .failed(_, let bytes, final: false):

@@ -65,6 +65,7 @@ public struct LibraryCleaning {
 
     private func remove(_ path: String, into outcome: inout Outcome) {
         let size = FileIO.regularFileSize(path) ?? 0
+        // Ownership: only partial files in podcast's `.partial` folders and `ProcessTemporary` names, which podcast alone makes.
         guard unlink(path) == 0 else { return }
         outcome.files.append(path)
         outcome.bytes += size

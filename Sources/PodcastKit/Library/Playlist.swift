@@ -79,6 +79,7 @@ enum Playlist {
                 return refused + ", so the playlist was not written"
             }
         } catch {
+            // Ownership: this call's own temporary file (`ProcessTemporary`).
             unlink(temporary)
             throw error
         }

@@ -65,6 +65,7 @@ public enum FileIO {
             if errno == EEXIST { return false }
             throw .last("link", path: destination)
         }
+        // Ownership: the new link holds the file now; `source` is the caller's own temporary name.
         unlink(source)
         return true
     }
@@ -231,6 +232,7 @@ public final class AtomicFileWriter {
 
     deinit {
         if descriptor >= 0 {
+            // Ownership: this writer's own temporary file (`.partial-<pid>`), never placed.
             close(descriptor)
             unlink(temporary)
         }
@@ -256,14 +258,17 @@ public final class AtomicFileWriter {
     public func commit() throws(SystemError) {
         defer { descriptor = -1 }
         if let failure {
+            // Ownership: this writer's own temporary file, never placed.
             close(descriptor)
             unlink(temporary)
             throw failure
         }
         guard close(descriptor) == 0 else {
+            // Ownership: this writer's own temporary file, never placed.
             unlink(temporary)
             throw .last("close", path: temporary)
         }
+        // Ownership: an AtomicFileWriter only writes podcast's own files in its home (headers, the worker's pid, batch results, the feed cache), never the Episodes directory.
         guard rename(temporary, destination) == 0 else {
             unlink(temporary)
             throw .last("rename", path: destination)

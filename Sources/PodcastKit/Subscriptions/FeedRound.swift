@@ -83,6 +83,7 @@ struct FeedRound {
                     } catch {
                         outcome = .failure(error)
                     }
+                    // Ownership: files in podcast's own feed cache.
                     if !file.hasSuffix(".xml") { unlink(file) }
                     action = machines[index].parsed(outcome)
                 case .end(let ending):
@@ -111,18 +112,21 @@ struct FeedRound {
                         answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
                         // The cached body is replaced now; its validators are stored with the episodes.
                         let name = FeedFetcher.cacheFileName(for: fetch.url)
+                        // Ownership: the feed cache in podcast's home, written by podcast alone.
                         if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
                             body = cacheDirectory + "/" + name
                             cacheEntries[fetch.refresh] = FeedCacheEntry(
                                 url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
                         }
                     } else if done.status == 304 {
+                        // Ownership: this round's own temporary feed file.
                         unlink(fetch.path)
                     }
                     lastBody[fetch.refresh] = body
                     carryOut(machines[fetch.refresh].answered(answer), for: fetch.refresh, contentType: done.contentType)
                 case .failed(let failure):
                     guard let fetch = fetches.removeValue(forKey: failure.id) else { continue }
+                    // Ownership: this round's own temporary feed file.
                     unlink(fetch.path)
                     carryOut(machines[fetch.refresh].failed(failure), for: fetch.refresh)
                 case .started, .responded, .progress, .filled:

@@ -10,7 +10,8 @@ struct Clean: ParsableCommand {
             Removes partial files no download record names (left by a killed process or a reset \
             state store), temporary files a killed process left beside companion files and \
             playlists, and the records of finished files and companion files that are no longer \
-            there. A partial file that podcast resume can continue is kept.
+            there. A partial file that podcast resume can continue is kept. It never removes a \
+            finished episode, a companion file or anything podcast did not make.
 
             Examples:
               podcast clean

@@ -8,8 +8,10 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
         abstract: "Stop updating feeds; with --delete-files, also delete the files podcast downloaded for them.",
         discussion: """
             <subscription> is a number from podcast subscriptions, a feed URL, or an exact title. \
-            Files stay where they are unless --delete-files, which deletes only the files podcast \
-            recorded as downloaded for that feed, never other files in its folder.
+            Files stay where they are unless --delete-files, which deletes only the files that \
+            subscription's updates downloaded (with their companions, and the podcast's cover and \
+            playlist), unchanged since: never an episode you downloaded by hand, nor any other \
+            file in its folder.
 
             Examples:
               podcast unsubscribe 3
@@ -20,7 +22,7 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
     @Argument(help: "Which subscriptions: numbers, feed URLs or exact titles.")
     var subscriptions: [String]
 
-    @Flag(help: "Also delete the files podcast downloaded for them.")
+    @Flag(help: "Also delete the files their updates downloaded (never those downloaded by hand).")
     var deleteFiles = false
 
     @OptionGroup

@@ -8,7 +8,7 @@ struct SubscriptionOptions: ParsableArguments {
     var first: Int?
 
     @Option(help: ArgumentHelp(
-        "After each update, keep only the newest N of the files podcast downloaded for it (default: keep all).",
+        "After each update, keep only the newest N of the files its updates downloaded (never one you downloaded by hand; default: keep all).",
         valueName: "N"))
     var keep: Int?
 

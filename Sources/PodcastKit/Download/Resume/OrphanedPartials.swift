@@ -19,6 +19,7 @@ enum OrphanedPartials {
         func remove(_ path: String, olderThan age: Int) {
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, now - info.st_mtim.tv_sec >= age else { return }
+            // Ownership: a partial file in podcast's `.partial` folder that no record names.
             if unlink(path) == 0 {
                 removed.files += 1
                 removed.bytes += Int64(info.st_size)

@@ -31,6 +31,7 @@ enum ResumePlan {
     /// file system) is removed, since nothing would ever continue it. True when it was moved.
     static func adoptPartial(from earlier: String, to path: String) -> Bool {
         guard FileIO.regularFileSize(earlier) != nil else { return false }
+        // Ownership: both are this episode's own partial files in `.partial` folders.
         if rename(earlier, path) == 0 { return true }
         unlink(earlier)
         return false

@@ -93,6 +93,7 @@ enum ID3Splice {
             }
             let headEnd = min(oldTag + headAudioBytes, audioEnd)
             let head = ProcessTemporary.path(in: FileIO.folder(of: path), for: path + "\ntag head")
+            // Ownership: the scratch file this splice made.
             defer { unlink(head) }
             try FileIO.writeNewFile(head, contents: try FileIO.bytes(of: path, in: 0..<headEnd))
             if let why = tag(head) { return .untagged(why) }
@@ -151,6 +152,7 @@ enum ID3Splice {
                 let bytes = try build(tagged, from: served, as: plan, audioEnd: audioEnd)
                 return .tagged(TaggedFile(path: tagged, bytes: bytes, sha256: nil))
             } catch {
+                // Ownership: the tagged file this splice made, not yet placed.
                 unlink(tagged)
                 return .untagged("\(error)")
             }

@@ -48,6 +48,7 @@ struct InPlaceSplice: Equatable, Sendable {
             if try perform(on: served, into: tagged) { return taggedBytes }
             return try ID3Splice.build(tagged, from: served, as: plan, audioEnd: audioEnd)
         } catch {
+            // Ownership: the staged file this splice made, not yet placed.
             unlink(tagged)
             throw error
         }
@@ -66,6 +67,7 @@ struct InPlaceSplice: Equatable, Sendable {
         guard fstat(descriptor, &status) == 0 else { throw .last("fstat", path: served) }
         let servedBytes = Int64(status.st_size)
         guard plan.oldTagLength <= audioEnd, audioEnd <= servedBytes else { return false }
+        // Ownership: the episode's own partial file, moved to a staging name podcast alone uses.
         guard rename(served, staged) == 0 else { throw .last("rename", path: staged) }
         if let refusal = makeRoom(descriptor, servedBytes: servedBytes, path: staged) {
             guard undoRoom(descriptor, servedBytes: servedBytes, served: served, staged: staged) else { throw refusal }
@@ -103,6 +105,7 @@ struct InPlaceSplice: Equatable, Sendable {
         guard fstat(descriptor, &status) == 0 else { return false }
         if Int64(status.st_size) > servedBytes + room, ftruncate(descriptor, off_t(servedBytes + room)) != 0 { return false }
         if room > 0, Int64(status.st_size) > servedBytes, podcast_collapse_range(descriptor, 0, room) != 0 { return false }
+        // Ownership: the staging name back to the episode's own partial file.
         return rename(staged, served) == 0
     }
 }

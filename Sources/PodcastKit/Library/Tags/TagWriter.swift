@@ -79,12 +79,14 @@ enum TagWriter {
             guard let size = FileIO.regularFileSize(served) else { throw SystemError(call: "stat", path: served, code: ENOENT) }
             try FileIO.writeNewFile(copy, from: [.range(0..<size, of: served)])
             if let why = tag(copy) {
+                // Ownership: the tagged copy this call made.
                 unlink(copy)
                 return .untagged(why)
             }
             guard let bytes = FileIO.regularFileSize(copy) else { throw SystemError(call: "stat", path: copy, code: ENOENT) }
             return .tagged(TaggedFile(path: copy, bytes: bytes, sha256: nil))
         } catch {
+            // Ownership: the tagged copy this call made.
             unlink(copy)
             return .untagged("\(error)")
         }
