@@ -72,8 +72,9 @@ import Testing
         Self.serve([(title: "Kept", path: "/media/kept.mp3", body: Self.audio(2))], on: server)
         let podcast = try PodcastBinary()
         try await list(podcast, server)
-        #expect(try await podcast.run(["download", "1"]).status == 0)
-        let first = try #require(podcast.finishedFile(titled: "Kept"))
+        let downloaded = try await podcast.run(["download", "1", "--json"])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        let first = try #require(try json(downloaded.stdout).first?["path"] as? String)
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: podcast.stateDirectory + "/state.sqlite" + suffix)
         }
