@@ -211,14 +211,21 @@ extension StateStore {
     /// Records one feed's update: its move, title, result and validators, and its episodes'
     /// triage (`EpisodeTriage`), all in one transaction, so a crash leaves either the update
     /// whole or none of it (and the next update fetches the feed again).
+    ///
+    /// `FeedRefresh` refuses a move onto another subscription's address before reading anything
+    /// there; should one still arrive (another process subscribed to that address meanwhile),
+    /// the document read there is the other subscription's: nothing of it (title, validators,
+    /// episodes) is recorded, and the update of this one failed.
     public func recordRefresh(_ refresh: SubscriptionRefreshRecord) throws(StoreError) -> RefreshTriage {
         try write { () throws(SQLiteError) -> RefreshTriage in
             guard let current = try selectSubscriptions(where: "id = \(refresh.id)").first else {
                 return RefreshTriage(new: 0, churned: 0)  // unsubscribed meanwhile
             }
             var triage = RefreshTriage(new: 0, churned: 0)
-            if refresh.address != current.url {
-                triage.moveRefused = try move(current, to: refresh.address)
+            var refresh = refresh
+            if refresh.address != current.url, let refused = try move(current, to: refresh.address) {
+                triage.moveRefused = refused
+                refresh = SubscriptionRefreshRecord(id: current.id, address: current.url, result: .failed, error: refused)
             }
             let update = try connection.prepare("""
                 UPDATE subscriptions SET last_update = :now, last_result = :result, last_error = :error,
