@@ -30,6 +30,22 @@ import Testing
         return .fixed(body: Data(xml.utf8), headers: [("Content-Type", "application/rss+xml")])
     }
 
+    /// `update --json`, expecting exit `status` and both feeds reported, Alpha's at its own
+    /// address with `result` and `new`: the run and Alpha's report.
+    private static func update(
+        _ podcast: PodcastBinary, alpha: ServedShow, status: Int32, result: String, new: Int
+    ) async throws -> (ChildProcess.Result, [String: Any]) {
+        let update = try await podcast.run(["update", "--json"])
+        #expect(update.status == status, "\(update.stderr)")
+        let feeds = SubscriptionScenario.feeds(update.stdout)
+        #expect(feeds.count == 2, "\(update.stdout)")
+        let report = feeds[alpha.title] ?? [:]
+        #expect(report["result"] as? String == result, "\(update.stdout)")
+        #expect(report["url"] as? String == alpha.feedURL)
+        #expect(report["new"] as? Int == new)
+        return (update, report)
+    }
+
     /// Both subscriptions as `subscriptions --json` lists them: still two, each at its own address
     /// with its own title and its own episodes.
     private static func expectBothUnmoved(
@@ -51,13 +67,8 @@ import Testing
         alpha.publish()
         server.setRoute(alpha.feedPath, Self.feed(of: alpha, namingNewFeedURL: bravo.feedURL))
 
-        let update = try await podcast.run(["update", "--json"])
-        #expect(update.status == 0, "Alpha was read, at its own address: \(update.stderr)")
-        let feeds = SubscriptionScenario.feeds(update.stdout)
-        #expect(feeds.count == 2, "\(update.stdout)")
-        #expect(feeds[alpha.title]?["result"] as? String == "updated", "\(update.stdout)")
-        #expect(feeds[alpha.title]?["url"] as? String == alpha.feedURL)
-        #expect(feeds[alpha.title]?["new"] as? Int == 1)
+        // Alpha is read, at its own address.
+        let (update, _) = try await Self.update(podcast, alpha: alpha, status: 0, result: "updated", new: 1)
         let refusals = update.stderrLines.filter { $0.hasPrefix("warning:") && $0.contains(alpha.feedURL) && $0.contains(bravo.feedURL) }
         #expect(refusals.count == 1, "\(update.stderr)")
         #expect(refusals.first?.contains("\"\(bravo.title)\"") == true, "\(update.stderr)")
@@ -75,14 +86,9 @@ import Testing
         let (server, alpha, bravo, podcast) = try await Self.twoSubscriptions()
         server.setRoute(alpha.feedPath, .redirect(to: bravo.feedURL, status: status))
 
-        let update = try await podcast.run(["update", "--json"])
-        #expect(update.status == 1, "Alpha could not be read: \(update.stderr)")
-        let feeds = SubscriptionScenario.feeds(update.stdout)
-        #expect(feeds.count == 2, "\(update.stdout)")
-        #expect(feeds[alpha.title]?["result"] as? String == "failed", "\(update.stdout)")
-        #expect(feeds[alpha.title]?["url"] as? String == alpha.feedURL)
-        #expect(feeds[alpha.title]?["new"] as? Int == 0)
-        let error = feeds[alpha.title]?["error"] as? String ?? ""
+        // Alpha could not be read: its address gave another subscription's feed.
+        let (update, report) = try await Self.update(podcast, alpha: alpha, status: 1, result: "failed", new: 0)
+        let error = report["error"] as? String ?? ""
         #expect(error.contains(alpha.feedURL) && error.contains(bravo.feedURL) && error.contains("\"\(bravo.title)\""), "\(error)")
         #expect(update.stderrLines.contains { $0.hasPrefix("error:") && $0.contains(bravo.feedURL) }, "\(update.stderr)")
 
