@@ -91,11 +91,12 @@ public struct Episode: Sendable, Equatable {
         self.isBlocked = false
     }
 
-    /// What identifies the episode across fetches: the guid; else the enclosure URL; else the
-    /// title and publication time. The listing and downloads are keyed by it.
+    /// What identifies the episode across fetches: the guid; else the enclosure URL's key
+    /// (`EnclosureIdentity`: without the tokens and tracking redirects that change from fetch to
+    /// fetch); else the title and publication time. The listing and downloads are keyed by it.
     public var identity: String {
         if let guid, !guid.isEmpty { return guid }
-        if let url = enclosure?.url { return "enclosure:" + url }
+        if let url = enclosure?.url { return "enclosure:" + EnclosureIdentity.key(of: url) }
         let time = published.map { String(Int64($0.timeIntervalSince1970)) } ?? "undated"
         return "title:\(title)@\(time)"
     }

@@ -231,14 +231,21 @@ extension StateStore {
     /// Records one feed's update: its move, title, result and validators, and its episodes'
     /// triage (`EpisodeTriage`), all in one transaction, so a crash leaves either the update
     /// whole or none of it (and the next update fetches the feed again).
+    ///
+    /// `FeedRefresh` refuses a move onto another subscription's address before reading anything
+    /// there; should one still arrive (another process subscribed to that address meanwhile),
+    /// the document read there is the other subscription's: nothing of it (title, validators,
+    /// episodes) is recorded, and the update of this one failed.
     public func recordRefresh(_ refresh: SubscriptionRefreshRecord) throws(StoreError) -> RefreshTriage {
         try write { () throws(SQLiteError) -> RefreshTriage in
             guard let current = try selectSubscriptions(where: "id = \(refresh.id)").first else {
                 return RefreshTriage(new: 0, churned: 0)  // unsubscribed meanwhile
             }
             var triage = RefreshTriage(new: 0, churned: 0)
-            if refresh.address != current.url {
-                triage.moveRefused = try move(current, to: refresh.address)
+            var refresh = refresh
+            if refresh.address != current.url, let refused = try move(current, to: refresh.address) {
+                triage.moveRefused = refused
+                refresh = SubscriptionRefreshRecord(id: current.id, address: current.url, result: .failed, error: refused)
             }
             let update = try connection.prepare("""
                 UPDATE subscriptions SET last_update = :now, last_result = :result, last_error = :error,
@@ -373,17 +380,38 @@ extension StateStore {
     }
 
     /// Records the episodes of a fetch of `subscription`: the triage of those not seen before,
-    /// and the latest details (enclosure, title) of every one.
-    private func recordEpisodes(_ episodes: [ListingItem], of subscription: Subscription) throws(SQLiteError) -> EpisodeTriage.Verdict {
-        let known = try connection.prepare("SELECT identity, published FROM subscription_episodes WHERE subscription = :id")
+    /// and the latest details (enclosure, title) of every one. An item that is an episode seen
+    /// under another identity (`EpisodeTriage.sameEpisodes`: a new token in its URL, a store made
+    /// by an older identity rule) is recorded under the known identity, on the known row, so its
+    /// download record still finds it and nothing is downloaded twice.
+    private func recordEpisodes(_ fetched: [ListingItem], of subscription: Subscription) throws(SQLiteError) -> EpisodeTriage.Verdict {
+        let known = try connection.prepare("""
+            SELECT identity, published, title, guid, enclosure_url FROM subscription_episodes WHERE subscription = :id
+            """)
         try known.bind(subscription.id, named: ":id")
         var identities = Set<String>()
+        var seen: [EpisodeTriage.Recognisable] = []
         var newestKnown: Date?
         while try known.step() {
-            identities.insert(try known.string(at: 0))
-            if let published = known.optionalDouble(at: 1).map(Date.init(timeIntervalSince1970:)) {
+            let identity = try known.string(at: 0)
+            let published = known.optionalDouble(at: 1).map(Date.init(timeIntervalSince1970:))
+            identities.insert(identity)
+            seen.append(EpisodeTriage.Recognisable(
+                identity: identity, title: try known.string(at: 2), published: published,
+                hasGuid: !(known.optionalString(at: 3) ?? "").isEmpty, enclosureURL: known.optionalString(at: 4)))
+            if let published {
                 newestKnown = max(newestKnown ?? published, published)
             }
+        }
+        let renamed = EpisodeTriage.sameEpisodes(
+            fetched.map { EpisodeTriage.Recognisable(
+                identity: $0.identity, title: $0.title, published: $0.published, hasGuid: !($0.guid ?? "").isEmpty,
+                enclosureURL: $0.enclosureURL) },
+            known: seen)
+        let episodes = fetched.map { item in
+            var item = item
+            if let identity = renamed[item.identity] { item.identity = identity }
+            return item
         }
         let verdict = EpisodeTriage.verdict(
             on: episodes.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },

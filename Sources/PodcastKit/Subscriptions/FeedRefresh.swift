@@ -2,6 +2,13 @@
 /// per event, each returning what to do next, so every branch (not modified, the same bytes
 /// again, a move, `itunes:new-feed-url`, paging, 410 Gone, a failure) is tested without a server.
 /// `FeedRound` carries the actions out on the transfer engine.
+///
+/// A move onto an address another subscription has (its current one or an earlier one) is
+/// refused here, before anything of the document there is used: a feed could otherwise take
+/// over any other subscription, its title and its back catalogue (issue 27). A refused
+/// `itunes:new-feed-url` is not fetched, and the feed is read from the document it came in; a
+/// permanent redirect has already brought the other feed's document, so the fetch fails and
+/// none of it is kept.
 struct FeedRefresh {
     /// How a feed moved.
     struct Move: Sendable, Equatable {
@@ -14,6 +21,32 @@ struct FeedRefresh {
         var from: String
         var to: String
         var cause: Cause
+    }
+
+    /// The subscription that has an address.
+    struct Owner: Sendable, Equatable {
+        var subscription: Int
+        var title: String
+    }
+
+    /// A move not followed, because another subscription has the address it leads to.
+    struct RefusedMove: Sendable, Equatable, CustomStringConvertible {
+        var move: Move
+        /// The title of the subscription that has the address.
+        var owner: String
+        /// True when the feed was still read, from its own document (a refused
+        /// `itunes:new-feed-url`); false when the fetch failed (a permanent redirect).
+        var readWhereItIs: Bool
+
+        /// The line that says so, naming both addresses and the other subscription.
+        var description: String {
+            let why = move.cause == .permanentRedirect ? "redirects permanently" : "says it moved (itunes:new-feed-url)"
+            let outcome = readWhereItIs
+                ? "the move is refused and the feed is read where it is"
+                : "the move is refused and nothing of that feed is recorded for this subscription"
+            return "\(URLRedaction.redacted(move.from)) \(why) to \(URLRedaction.redacted(move.to)), which is the subscription "
+                + "\"\(owner)\": \(outcome); if the two are the same podcast, unsubscribe one of them"
+        }
     }
 
     /// One answer of the server that the engine delivered whole.
@@ -68,10 +101,18 @@ struct FeedRefresh {
     let requested: String
     /// What its last recorded fetch was answered with.
     let last: LastAnswer
+    /// Every address a subscription has, by `addressKey`: where this one may not move unless
+    /// the owner is itself.
+    let owners: [String: Owner]
     /// Where the feed lives now (the requested address, or where it moved).
     private(set) var address: String
     /// How it moved on the way.
     private(set) var moves: [Move] = []
+    /// The moves it did not follow (another subscription has their address).
+    private(set) var refused: [RefusedMove] = []
+    /// The URL asked for the first page of the document in use: the answer whose validators and
+    /// cached body are recorded with its episodes.
+    private(set) var documentURL: String
     /// The pages read so far, merged; nil before the first.
     private(set) var result: FeedParser.Result?
     /// The first page's digest as fetched this time (to remember for next time).
@@ -79,17 +120,40 @@ struct FeedRefresh {
     private var pages = 0
     private var followedNewFeedURL = false
     private var visited: Set<String>
+    /// The document at the feed's own address, kept while its `itunes:new-feed-url` is
+    /// fetched: when that leads to another subscription's address, this is the feed again.
+    private var ownDocument: Document?
+
+    /// A first page read, and where and how it was reached.
+    private struct Document {
+        var address: String
+        var moves: [Move]
+        var page: FeedParser.Result
+        var digest: String?
+        var documentURL: String
+    }
 
     /// The most pages read of one paged feed, as `FeedFetcher` reads them.
     static let maxPages = FeedFetcher.maxPages
 
-    /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered with `last`.
-    init(subscription: Int, url: String, last: LastAnswer = LastAnswer()) {
+    /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered
+    /// with `last`; `owners` are the subscriptions' addresses, by `addressKey`.
+    init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:]) {
         self.subscription = subscription
         requested = url
         self.last = last
+        self.owners = owners
         address = url
+        documentURL = url
         visited = [url]
+    }
+
+    /// What two addresses of one feed have in common: `url` with its scheme and host
+    /// lower-cased, no default port and no fragment (none of which names another resource).
+    static func addressKey(_ url: String) -> String {
+        guard var parts = URLParts(url) else { return url }
+        parts.fragment = nil
+        return parts.url
     }
 
     // MARK: Events
@@ -103,7 +167,18 @@ struct FeedRefresh {
     mutating func answered(_ answer: Answer) -> Action {
         guard pages == 0 else { return .parse(url: currentPage) }
         if let target = answer.permanentTarget, target != address {
-            moves.append(Move(from: address, to: target, cause: .permanentRedirect))
+            let move = Move(from: address, to: target, cause: .permanentRedirect)
+            if let owner = otherOwner(of: target) {
+                // The body that came is the other subscription's feed: none of it is this one's.
+                if let own = ownDocument {
+                    refused.append(RefusedMove(move: move, owner: owner.title, readWhereItIs: true))
+                    return readOwnDocument(own)
+                }
+                let refusal = RefusedMove(move: move, owner: owner.title, readWhereItIs: false)
+                refused.append(refusal)
+                return .end(.failed(refusal.description))
+            }
+            moves.append(move)
             address = target
             visited.insert(target)
         }
@@ -133,9 +208,17 @@ struct FeedRefresh {
             } else {
                 result = page
                 if !followedNewFeedURL, let newURL = page.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+                    let move = Move(from: address, to: newURL, cause: .newFeedURL)
+                    if let owner = otherOwner(of: newURL) {
+                        // Another subscription's address: not fetched; this document is the feed.
+                        refused.append(RefusedMove(move: move, owner: owner.title, readWhereItIs: true))
+                        return nextPage()
+                    }
                     // The feed says where it lives now: read it from there, and remember that.
+                    ownDocument = Document(address: address, moves: moves, page: page, digest: digest, documentURL: documentURL)
                     followedNewFeedURL = true
-                    moves.append(Move(from: address, to: newURL, cause: .newFeedURL))
+                    moves.append(move)
+                    documentURL = newURL
                     address = newURL
                     visited.insert(newURL)
                     self.result = nil
@@ -164,6 +247,24 @@ struct FeedRefresh {
     }
 
     // MARK: Steps
+
+    /// The subscription other than this one that has `url` (current or earlier address), if any.
+    private func otherOwner(of url: String) -> Owner? {
+        guard let owner = owners[Self.addressKey(url)], owner.subscription != subscription else { return nil }
+        return owner
+    }
+
+    /// Goes back to the document at the feed's own address, as if its move had not been seen.
+    private mutating func readOwnDocument(_ own: Document) -> Action {
+        ownDocument = nil
+        address = own.address
+        moves = own.moves
+        digest = own.digest
+        documentURL = own.documentURL
+        result = own.page
+        pages = 1
+        return nextPage()
+    }
 
     /// The URL of the page being fetched: the next page of what was read, or the feed itself.
     private var currentPage: String {

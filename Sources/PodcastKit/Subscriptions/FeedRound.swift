@@ -51,7 +51,8 @@ struct FeedRound {
         }
 
         var machines = refreshes
-        var cacheEntries: [FeedCacheEntry?] = Array(repeating: nil, count: refreshes.count)
+        // Each refresh's first pages, by the URL asked: the one its document came from is recorded.
+        var cacheEntries: [[String: FeedCacheEntry]] = Array(repeating: [:], count: refreshes.count)
         var fetches: [Int: Fetch] = [:]
         var nextID = 0
         var open = refreshes.count
@@ -88,7 +89,7 @@ struct FeedRound {
                     action = machines[index].parsed(outcome)
                 case .end(let ending):
                     open -= 1
-                    ended(Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index]))
+                    ended(Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index][machines[index].documentURL]))
                     // Recorded: hundreds of feeds' episodes must not all be held until the round ends.
                     machines[index].releasePages()
                     return
@@ -107,15 +108,23 @@ struct FeedRound {
                 case .completed(let done):
                     guard let fetch = fetches.removeValue(forKey: done.id) else { continue }
                     var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
-                    var body = fetch.path
-                    if fetch.firstPage, done.status != 304 {
+                    let wholeFirstPage = fetch.firstPage && done.status != 304
+                    if wholeFirstPage {
                         answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
+                    }
+                    let action = machines[fetch.refresh].answered(answer)
+                    var body = fetch.path
+                    if case .end(.failed) = action {
+                        // Refused (it redirected onto another subscription's feed): not even the
+                        // cache keeps it under this feed's address.
+                        unlink(fetch.path)
+                    } else if wholeFirstPage {
                         // The cached body is replaced now; its validators are stored with the episodes.
                         let name = FeedFetcher.cacheFileName(for: fetch.url)
                         // Ownership: the feed cache in podcast's home, written by podcast alone.
                         if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
                             body = cacheDirectory + "/" + name
-                            cacheEntries[fetch.refresh] = FeedCacheEntry(
+                            cacheEntries[fetch.refresh][fetch.url] = FeedCacheEntry(
                                 url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
                         }
                     } else if done.status == 304 {
@@ -123,7 +132,7 @@ struct FeedRound {
                         unlink(fetch.path)
                     }
                     lastBody[fetch.refresh] = body
-                    carryOut(machines[fetch.refresh].answered(answer), for: fetch.refresh, contentType: done.contentType)
+                    carryOut(action, for: fetch.refresh, contentType: done.contentType)
                 case .failed(let failure):
                     guard let fetch = fetches.removeValue(forKey: failure.id) else { continue }
                     // Ownership: this round's own temporary feed file.

@@ -72,12 +72,14 @@ public struct SubscriptionUpdate {
         }
         let due = subscriptions.filter { !$0.isGone }
         let answers = try store.lastAnswers()
+        // Every subscription's addresses, due or not: no feed may move onto another's.
+        let owners = try store.subscriptionOwners()
         let round = FeedRound(
             settings: TransferEngine.Settings(
                 concurrency: FeedRound.concurrency, connectionsPerHost: settings.engine.connectionsPerHost,
                 http: settings.engine.http, maxEpisodeSize: Int64(FeedParser.maxBytes)),
             cacheDirectory: paths.home + "/feeds")
-        let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init()) }
+        let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) }
         var recordFailure: Error?
         try round.run(refreshes, refresh: refresh, stop: stop) { ended in
             guard recordFailure == nil else { return }
@@ -152,15 +154,26 @@ public struct SubscriptionUpdate {
             record.error = reason
         }
         let triage = try store.recordRefresh(record)
+        if let refused = triage.moveRefused {
+            // Another subscription took the address after the fetches began: the store recorded
+            // nothing of the document read there, and the feed failed.
+            record.result = .failed
+            record.error = "feed \(URLRedaction.redacted(refresh.requested)): \(refused)"
+            warnings = []
+        }
         if triage.churned > 0 {
             warnings.append("\(triage.churned) episodes of feed \(URLRedaction.redacted(refresh.address)) look new but are no newer "
                 + "than those seen before: the feed changed its episode identities (a move to another host?); they are "
                 + "marked seen and none is downloaded (podcast download can still fetch any of them)")
         }
-        if let refused = triage.moveRefused { warnings.append("feed \(URLRedaction.redacted(refresh.requested)): \(refused)") }
         let subscription = try store.subscription(url: triage.moveRefused == nil ? refresh.address : refresh.requested)
             ?? Subscription(id: refresh.subscription, url: refresh.address, title: record.title ?? refresh.address)
-        let moves = refresh.moves.map { move in
+        // A refused redirect is the fetch's error; a refused itunes:new-feed-url only a warning.
+        for refusal in refresh.refused where refusal.readWhereItIs {
+            warnings.append("feed \"\(subscription.title)\": \(refusal.description)")
+        }
+        // Refused by the store, the moves were not made.
+        let moves: [String] = triage.moveRefused != nil ? [] : refresh.moves.map { move in
             let why = move.cause == .permanentRedirect ? "redirects permanently" : "says it moved (itunes:new-feed-url)"
             return "feed \(URLRedaction.redacted(move.from)) \(why) to \(URLRedaction.redacted(move.to)); the subscription now uses the new address"
         }
