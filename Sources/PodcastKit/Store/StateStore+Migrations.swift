@@ -449,7 +449,54 @@ extension StateStore {
                 ALTER TABLE library_files ADD COLUMN subscription INTEGER;
                 """
         ),
+        Migration(
+            summary: "fallback identities made again without per-fetch tokens and tracking redirects (EnclosureIdentity)",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // An episode without a guid was known by its enclosure URL as the feed gave it; it is
+                // now known by that URL's key. Every record keeps meaning the same episode: its
+                // identity is made again by the new rule. Where two old identities make one new one
+                // (the same episode under two tokens), the first keeps it and the other stays as it was.
+                for table in ["downloads", "batch_items", "download_requests", "subscription_episodes", "library_files", "deleted_episodes"] {
+                    let old = try connection.prepare("SELECT DISTINCT identity FROM \(table) WHERE identity LIKE 'enclosure:%'")
+                    let identities = try old.rows { row throws(SQLiteError) in try row.string(at: 0) }
+                    let rekey = try connection.prepare("UPDATE OR IGNORE \(table) SET identity = ?1 WHERE identity = ?2")
+                    for identity in identities {
+                        let renewed = StateStore.renewedIdentity(identity)
+                        guard renewed != identity else { continue }
+                        try rekey.bind(renewed, at: 1)
+                        try rekey.bind(identity, at: 2)
+                        try rekey.run()
+                        try rekey.reset()
+                    }
+                }
+                // The listing shown before the upgrade keeps its numbers, under the new identities.
+                // One that cannot be read is left as it is: reading it says so, as before.
+                let listing = try connection.prepare("SELECT items FROM current_listing WHERE id = 1")
+                let items = try listing.firstRow { row throws(SQLiteError) in
+                    row.withBlob(at: 0) { bytes -> [ListingItem]? in
+                        do throws(StoredListingItems.DecodingError) { return try StoredListingItems.decode(bytes) } catch { return nil }
+                    }
+                } ?? nil
+                if let items, items.contains(where: { StateStore.renewedIdentity($0.identity) != $0.identity }) {
+                    let renewed = items.map { item in
+                        var item = item
+                        item.identity = StateStore.renewedIdentity(item.identity)
+                        return item
+                    }
+                    let update = try connection.prepare("UPDATE current_listing SET items = ?1 WHERE id = 1")
+                    try update.bind(StoredListingItems.encode(renewed), at: 1)
+                    try update.run()
+                }
+            }
+        ),
     ]
+
+    /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.
+    static func renewedIdentity(_ identity: String) -> String {
+        guard identity.hasPrefix("enclosure:") else { return identity }
+        return "enclosure:" + EnclosureIdentity.key(of: String(identity.dropFirst("enclosure:".count)))
+    }
 
     /// The schema version this build writes: the number of migrations.
     public static var currentSchemaVersion: Int { migrations.count }
