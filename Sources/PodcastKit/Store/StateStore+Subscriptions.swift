@@ -172,11 +172,13 @@ extension StateStore {
     // MARK: Writing
 
     /// Subscribes to the feed at `url` (titled `title`), or applies `change` to the subscription
-    /// that already has `url` as its current or an earlier address.
+    /// that already has `url` as its current or an earlier address. A new subscription is
+    /// recorded under the normalised address (`FeedAddress`), whoever calls.
     public func subscribe(
-        url: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
+        url given: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
     ) throws(StoreError) -> (Subscription, SubscribeStatus) {
-        try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
+        let url = FeedAddress.normalized(given)
+        return try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
             if let existing = try subscription(named: url) {
                 let settings = change.applied(to: existing.settings)
                 guard settings != existing.settings else { return (existing, .exists) }
@@ -298,13 +300,32 @@ extension StateStore {
 
     // MARK: Inside transactions
 
+    /// The subscription whose current or earlier address is `url` in any of its written forms
+    /// (`FeedAddress`): a store written before addresses were normalised may hold
+    /// `HTTP://h/x#top` where the user now gives `http://h/x`, and that is the same feed.
     private func subscription(named url: String) throws(SQLiteError) -> Subscription? {
         let query = try connection.prepare("""
             SELECT COALESCE((SELECT id FROM subscriptions WHERE url = :url), (SELECT subscription FROM subscription_urls WHERE url = :url))
             """)
         try query.bind(url, named: ":url")
-        guard let id = try query.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil else { return nil }
+        let exact = try query.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil
+        let found = if let exact { exact } else { try subscriptionID(normalizing: url) }
+        guard let id = found else { return nil }
         return try selectSubscriptions(where: "id = \(id)").first
+    }
+
+    /// The id of the subscription whose current address, else an earlier one, normalises to the
+    /// same as `url`. Compared in Swift over the rows (a household's subscriptions are few), so
+    /// the stored addresses need no rewriting.
+    private func subscriptionID(normalizing url: String) throws(SQLiteError) -> Int? {
+        let wanted = FeedAddress.normalized(url)
+        for table in ["SELECT id, url FROM subscriptions ORDER BY id", "SELECT subscription, url FROM subscription_urls ORDER BY subscription"] {
+            let rows = try connection.prepare(table)
+            while try rows.step() {
+                if FeedAddress.normalized(try rows.string(at: 1)) == wanted { return try rows.int(at: 0) }
+            }
+        }
+        return nil
     }
 
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
