@@ -1,0 +1,33 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// One subscription per feed address however it is written (`FeedAddress`), through the built
+/// binary: the spellings are one subscription, and its episodes are downloaded once.
+@Suite(.timeLimit(.minutes(3))) struct SubscriptionIdentityTests {
+    @Test func threeSpellingsOfOneFeedAreOneSubscriptionDownloadedOnce() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Loopback Hour", slug: "hour", episodes: 3, on: server)
+        let podcast = try SubscriptionScenario.home()
+        let url = show.feedURL
+        let upper = "HTTP" + url.dropFirst("http".count)
+        let subscribed = try await podcast.run(["subscribe", upper, url, url + "#newest", "--first", "2", "--json"])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        let rows = SubscriptionScenario.document(subscribed.stdout)["subscriptions"] as? [[String: Any]] ?? []
+        #expect(rows.compactMap { $0["status"] as? String } == ["added", "exists", "exists"], "\(subscribed.stdout)")
+        #expect(Set(rows.compactMap { $0["url"] as? String }) == [url])
+
+        let listed = try await SubscriptionScenario.subscriptions(podcast)
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed[show.title]?["url"] as? String == url)
+
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(show.mediaRequests.sorted() == show.paths(2, 3).sorted(), "each episode once")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(2, 3))
+
+        let named = try await podcast.run(["update", url.uppercased().replacingOccurrences(of: "/HOUR/FEED.XML", with: "/hour/feed.xml")])
+        #expect(named.status == 0, "an address in another case names the same subscription: \(named.stderr)")
+    }
+}
