@@ -9,6 +9,9 @@ public enum SubscribeStatus: String, Sendable {
     case changed
     /// An existing one, left as it was.
     case exists
+    /// An existing one that had answered 410 Gone, fetched again by `update` from now on, with
+    /// its history (the contract calls it `changed`).
+    case revived
 }
 
 /// A subscription with the counts `podcast subscriptions` shows.
@@ -181,11 +184,16 @@ extension StateStore {
         return try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
             if let existing = try subscription(named: url) {
                 let settings = change.applied(to: existing.settings)
-                guard settings != existing.settings else { return (existing, .exists) }
+                // Subscribing again to a feed that answered 410 once is asking for it again:
+                // the caller has just fetched it. Its episodes and downloads stay its own.
+                guard settings != existing.settings || existing.isGone else { return (existing, .exists) }
                 try saveSettings(settings, of: existing.id)
+                if settings.first != existing.settings.first { try reapplyFirst(settings.first, of: existing) }
+                if existing.isGone { try connection.execute("UPDATE subscriptions SET gone = 0 WHERE id = \(existing.id)") }
                 var changed = existing
                 changed.settings = settings
-                return (changed, .changed)
+                changed.isGone = false
+                return (changed, existing.isGone ? .revived : .changed)
             }
             let settings = change.applied(to: SubscriptionSettings())
             let insert = try connection.prepare("""
@@ -326,6 +334,40 @@ extension StateStore {
             }
         }
         return nil
+    }
+
+    /// Applies the first-N rule again (`EpisodeTriage.baseline`) to `subscription`'s baseline, the
+    /// episodes of its first fetch (the rows sharing the earliest `first_seen`, in the feed's
+    /// order), so a changed `--first` takes: lowered, fewer of them stay new; raised, more become
+    /// new. Only while that baseline is all still pending (no episode of it done, none of its new
+    /// ones downloaded): what `update` already fetched or the user deleted is history, not to be
+    /// rewritten. Without a baseline yet, the stored setting applies at the first update.
+    private func reapplyFirst(_ first: Int, of subscription: Subscription) throws(SQLiteError) {
+        guard subscription.hasBaseline else { return }
+        let query = try connection.prepare("""
+            SELECT e.identity, e.state = 'done' OR (e.state = 'new' AND EXISTS (
+                SELECT 1 FROM downloads WHERE feed = :url AND identity = e.identity AND state = 'downloaded'))
+            FROM subscription_episodes AS e
+            WHERE e.subscription = :id
+                AND e.first_seen = (SELECT MIN(first_seen) FROM subscription_episodes WHERE subscription = :id)
+            ORDER BY e.rowid
+            """)
+        try query.bind(subscription.url, named: ":url")
+        try query.bind(subscription.id, named: ":id")
+        var identities: [String] = []
+        while try query.step() {
+            guard try query.int(at: 1) == 0 else { return }
+            identities.append(try query.string(at: 0))
+        }
+        let (new, seen) = EpisodeTriage.baseline(identities, first: first)
+        let mark = try connection.prepare("UPDATE subscription_episodes SET state = ?3 WHERE subscription = ?1 AND identity = ?2")
+        for (identity, state) in new.map({ ($0, "new") }) + seen.map({ ($0, "seen") }) {
+            try mark.bind(subscription.id, at: 1)
+            try mark.bind(identity, at: 2)
+            try mark.bind(state, at: 3)
+            try mark.run()
+            try mark.reset()
+        }
     }
 
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
