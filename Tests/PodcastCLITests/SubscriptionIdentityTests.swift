@@ -30,4 +30,25 @@ import Testing
         let named = try await podcast.run(["update", url.uppercased().replacingOccurrences(of: "/HOUR/FEED.XML", with: "/hour/feed.xml")])
         #expect(named.status == 0, "an address in another case names the same subscription: \(named.stderr)")
     }
+
+    /// A feed naming itself in another spelling (`itunes:new-feed-url`) has not moved: the
+    /// subscription keeps its address and no update says otherwise.
+    @Test func aFeedNamingItsOwnAddressRespelledHasNotMoved() async throws {
+        let server = try LoopbackServer()
+        let url = server.url("/feed.xml")
+        let respelled = "HTTP" + url.dropFirst("http".count) + "#latest"
+        server.setRoute("/episode.mp3", .file(body: Data("audio".utf8), contentType: "audio/mpeg", etag: "\"e\""))
+        LibraryScenario.serveFeed(
+            [.init(title: "Only", guid: "o1", date: "Mon, 02 Nov 2026 08:00:00 GMT", enclosure: server.url("/episode.mp3"), length: 5)],
+            extra: "<itunes:new-feed-url>\(respelled)</itunes:new-feed-url>", on: server)
+        let podcast = try SubscriptionScenario.home()
+        let subscribed = try await podcast.run(["subscribe", url])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        #expect(!subscribed.stderr.contains("moved"), "\(subscribed.stderr)")
+
+        let update = try await podcast.run(["update", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(SubscriptionScenario.feeds(update.stdout)[LibraryScenario.podcastTitle]?["result"] as? String != "moved", "\(update.stdout)")
+        #expect(try await SubscriptionScenario.subscriptions(podcast)[LibraryScenario.podcastTitle]?["url"] as? String == url)
+    }
 }

@@ -102,7 +102,8 @@ struct FeedRefresh {
     /// The server answered the last request.
     mutating func answered(_ answer: Answer) -> Action {
         guard pages == 0 else { return .parse(url: currentPage) }
-        if let target = answer.permanentTarget, target != address {
+        // A new address enters podcast in its one form (`FeedAddress`): a respelling is no move.
+        if let target = answer.permanentTarget.map(FeedAddress.normalized), target != address {
             moves.append(Move(from: address, to: target, cause: .permanentRedirect))
             address = target
             visited.insert(target)
@@ -132,7 +133,9 @@ struct FeedRefresh {
                 self.result = result
             } else {
                 result = page
-                if !followedNewFeedURL, let newURL = page.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+                if !followedNewFeedURL, let newURL = page.feed.newFeedURL.map(FeedAddress.normalized), newURL != address,
+                    HTTPClient.isHTTP(newURL)
+                {
                     // The feed says where it lives now: read it from there, and remember that.
                     followedNewFeedURL = true
                     moves.append(Move(from: address, to: newURL, cause: .newFeedURL))
