@@ -52,13 +52,8 @@ struct Update: ParsableCommand, OutputConfigured {
             context.console.message("no subscriptions to update; add one with podcast subscribe <feed>")
             return
         }
-        // A gone (410) subscription named explicitly is fetched again, as asked; a plain
-        // `update` keeps skipping it with a warning.
-        let chosen = try SubscriptionReference.resolve(subscriptions, in: all, store: store).map { subscription in
-            var asked = subscription
-            if !subscriptions.isEmpty { asked.isGone = false }
-            return asked
-        }
+        let resolved = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
+        let chosen = subscriptions.isEmpty ? resolved : resolved.map(\.namedForUpdate)
         if background {
             return try BackgroundSubmission.submitUpdate(
                 of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, transfer: transfer, output: output, store: store, context: context)
