@@ -51,4 +51,29 @@ import Testing
         #expect(SubscriptionScenario.feeds(update.stdout)[LibraryScenario.podcastTitle]?["result"] as? String != "moved", "\(update.stdout)")
         #expect(try await SubscriptionScenario.subscriptions(podcast)[LibraryScenario.podcastTitle]?["url"] as? String == url)
     }
+
+    /// OPML entries are feed addresses entering podcast too: respelled, they are the subscription
+    /// there is; and `unsubscribe` finds it by any spelling.
+    @Test func importAndUnsubscribeKnowTheAddressInAnySpelling() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Loopback Hour", slug: "hour", episodes: 2, on: server)
+        let podcast = try SubscriptionScenario.home()
+        try await SubscriptionScenario.subscribe(podcast, to: show)
+        let upper = "HTTP" + show.feedURL.dropFirst("http".count)
+        let file = podcast.home.path("feeds.opml")
+        try Data("""
+            <?xml version="1.0"?><opml version="2.0"><body>
+            <outline text="Hour" xmlUrl="\(upper)"/><outline text="Hour again" xmlUrl="\(show.feedURL)#top"/>
+            </body></opml>
+            """.utf8).write(to: URL(filePath: file))
+        let imported = try await podcast.run(["import", file, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let rows = SubscriptionScenario.document(imported.stdout)["subscriptions"] as? [[String: Any]] ?? []
+        #expect(rows.compactMap { $0["status"] as? String } == ["exists", "exists"], "\(imported.stdout)")
+        #expect(try await SubscriptionScenario.subscriptions(podcast).count == 1)
+
+        let removed = try await podcast.run(["unsubscribe", upper + "#top"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try await SubscriptionScenario.subscriptions(podcast).isEmpty)
+    }
 }
