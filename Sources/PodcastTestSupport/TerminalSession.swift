@@ -75,6 +75,18 @@ public final class TerminalSession: Sendable {
         kill(process.processIdentifier, SIGWINCH)
     }
 
+    /// Types `text` at the terminal, as a person would (raw mode: a newline is sent as it is).
+    public func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in write(controller, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
     /// Sends `signal` to the process.
     public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)

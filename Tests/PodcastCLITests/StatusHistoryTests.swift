@@ -52,7 +52,7 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any])
         let downloads = try #require(document["downloads"] as? [[String: Any]])
         #expect(downloads.count == 2)
-        #expect(Set(downloads[0].keys) == ["guid", "title", "podcast", "finished", "bytes", "path"])
+        #expect(Set(downloads[0].keys) == ["guid", "title", "podcast", "finished", "bytes", "path", "state", "deleted"])
         _ = server
     }
 

@@ -10,9 +10,9 @@ import Testing
     private static let bravo = FeedRefresh.Owner(subscription: 2, title: "Bravo")
     /// Alpha (1) at http://a/feed.xml, Bravo (2) at http://b/feed.xml and, earlier, http://b/old.xml.
     private static let owners = [
-        FeedRefresh.addressKey("http://a/feed.xml"): FeedRefresh.Owner(subscription: 1, title: "Alpha"),
-        FeedRefresh.addressKey("http://b/feed.xml"): bravo,
-        FeedRefresh.addressKey("http://b/old.xml"): bravo,
+        FeedAddress.normalized("http://a/feed.xml"): FeedRefresh.Owner(subscription: 1, title: "Alpha"),
+        FeedAddress.normalized("http://b/feed.xml"): bravo,
+        FeedAddress.normalized("http://b/old.xml"): bravo,
     ]
 
     private static func page(_ guids: [String], newFeedURL: String? = nil, next: String? = nil, title: String = "Alpha") -> FeedParser.Result {

@@ -26,15 +26,36 @@ public struct SelectionFilter: Sendable {
 
     /// The items of `items` that pass, in their order. An undated item passes no date bound.
     public func apply(_ items: [ListingItem]) throws(UsageError) -> [ListingItem] {
+        try narrow(items, title: \.title, published: \.published)
+    }
+
+    /// The downloaded episodes of `records` (those with a file) that pass this filter and, with
+    /// `olderThanDays`, were published more than that many days before `now` (as `KeepRule`
+    /// decides it: an undated one is never old enough); newest first. `delete` narrows by this
+    /// one function, with or without selection words, so no filter it is given is ever dropped.
+    /// The age is a bound like `--since` and `--until`: `--latest` picks among what it leaves.
+    public func apply(toDownloads records: [DownloadRecord], olderThanDays: Int?, now: Date) throws(UsageError) -> [DownloadRecord] {
+        var kept = records.filter { $0.path != nil }
+        if let days = olderThanDays {
+            let files = kept.indices.map { KeepRule.File(identity: String($0), path: "", published: kept[$0].published) }
+            let old = Set(KeepRule.olderThan(files, days: days, now: now).compactMap { Int($0.identity) })
+            kept = kept.indices.filter(old.contains).map { kept[$0] }
+        }
+        return try narrow(kept, title: \.title, published: \.published).sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }
+    }
+
+    /// The items that pass the date bounds and the pattern, then the newest `latest` of them, in
+    /// their order.
+    private func narrow<Item>(_ items: [Item], title: (Item) -> String, published: (Item) -> Date?) throws(UsageError) -> [Item] {
         let pattern = try match.map(Self.regex)
         var kept = items.filter { item in
-            if let since, (item.published ?? .distantPast) < since { return false }
-            if let until, (item.published ?? .distantFuture) > until { return false }
-            if let pattern, (try? pattern.firstMatch(in: item.title)) == nil { return false }
+            if let since, (published(item) ?? .distantPast) < since { return false }
+            if let until, (published(item) ?? .distantFuture) > until { return false }
+            if let pattern, (try? pattern.firstMatch(in: title(item))) == nil { return false }
             return true
         }
         if let latest {
-            let newest = kept.indices.sorted { (kept[$0].published ?? .distantPast) > (kept[$1].published ?? .distantPast) }.prefix(latest)
+            let newest = kept.indices.sorted { (published(kept[$0]) ?? .distantPast) > (published(kept[$1]) ?? .distantPast) }.prefix(latest)
             let chosen = Set(newest)
             kept = kept.indices.filter(chosen.contains).map { kept[$0] }
         }

@@ -51,14 +51,16 @@ public struct FeedFetcher {
     public func fetch(_ url: String, refresh: Bool = false) throws(FeedError) -> Fetched {
         var moves: [String] = []
         var first = try fetchPage(url, conditional: !refresh)
-        var address = first.permanentTarget ?? url
-        if let target = first.permanentTarget {
-            moves.append("feed \(URLRedaction.redacted(url)) has moved permanently to \(URLRedaction.redacted(target)); use the new address from now on")
+        // Where the feed says it lives enters podcast like a <feed> argument: in its one form
+        // (`FeedAddress`), so a respelling of the same address is no move.
+        var address = first.permanentTarget.map(FeedAddress.normalized) ?? url
+        if address != url {
+            moves.append("feed \(URLRedaction.redacted(url)) has moved permanently to \(URLRedaction.redacted(address)); use the new address from now on")
         }
-        if let newURL = first.result.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+        if let newURL = first.result.feed.newFeedURL.map(FeedAddress.normalized), newURL != address, HTTPClient.isHTTP(newURL) {
             moves.append("feed \(URLRedaction.redacted(address)) says it has moved to \(URLRedaction.redacted(newURL)) (itunes:new-feed-url); reading it from there")
             first = try fetchPage(newURL, conditional: !refresh)
-            address = first.permanentTarget ?? newURL
+            address = first.permanentTarget.map(FeedAddress.normalized) ?? newURL
         }
 
         var result = first.result

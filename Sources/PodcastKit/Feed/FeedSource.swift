@@ -11,7 +11,7 @@ public enum FeedSource: Sendable, Equatable {
     /// `itunes:<id>`, resolved through the lookup endpoint.
     case itunes(id: Int)
 
-    /// Reads the argument: an http(s) or `file://` URL, `itunes:<id>`, a number, else a file path.
+    /// Reads the argument: an http(s) URL (normalised by `FeedAddress`), a `file://` URL, `itunes:<id>`, a number, else a file path.
     /// Throws for what can only be a mistake, saying what was meant: another scheme (`ftp://`),
     /// an `itunes:` id that is not a number, and an address pasted without its scheme
     /// (`example.com/feed.xml`, which names no file here).
@@ -19,7 +19,8 @@ public enum FeedSource: Sendable, Equatable {
         let trimmed = argument.trimmingWhitespace()
         let lowered = trimmed.lowercased()
         if HTTPClient.isHTTP(trimmed) {
-            self = .url(trimmed)
+            // One form per address, so listings, downloads and subscriptions are keyed alike.
+            self = .url(FeedAddress.normalized(trimmed))
         } else if lowered.hasPrefix("file://") {
             self = .file(try Self.path(ofFileURL: trimmed))
         } else if lowered.hasPrefix("itunes:") {

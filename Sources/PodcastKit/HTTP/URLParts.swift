@@ -31,6 +31,11 @@ struct URLParts: Equatable, Sendable {
         authority = Self.canonical(authority: rest[..<slash], scheme: scheme)
     }
 
+    /// The host (and port) of `authority`, without the credentials.
+    var host: Substring {
+        authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority[...]
+    }
+
     /// The URL these parts make.
     var url: String {
         scheme + "://" + authority + path + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")

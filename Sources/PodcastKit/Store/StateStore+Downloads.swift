@@ -83,6 +83,19 @@ extension StateStore {
         }
     }
 
+    /// The downloads that failed for good (404, a web page instead of media, a wrong digest
+    /// twice), oldest first: `resume` leaves them, and says so.
+    public func downloadsFailedForGood() throws(StoreError) -> [DownloadRecord] {
+        try read { () throws(SQLiteError) in
+            let query = try connection.prepare("""
+                SELECT \(Self.downloadColumns) FROM downloads WHERE state = 'failed' AND final_error = 1 ORDER BY updated_at
+                """)
+            var records: [DownloadRecord] = []
+            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            return records
+        }
+    }
+
     /// Takes each record's episode for `owner` (state `queued`), all in one transaction, unless it
     /// is already downloaded (and its file is still there; with `force`, it is taken all the same,
     /// to be fetched again) or a live process has it. A claimed episode keeps the path of the file

@@ -1,6 +1,6 @@
 extension StateStore {
     /// Every address a subscription has, its current one and each earlier one (`subscription_urls`),
-    /// by `FeedRefresh.addressKey`, with the subscription that has it: where `update` may not
+    /// by `FeedAddress.normalized`, with the subscription that has it: where `update` may not
     /// move another subscription.
     func subscriptionOwners() throws(StoreError) -> [String: FeedRefresh.Owner] {
         try read { () throws(SQLiteError) in
@@ -11,7 +11,7 @@ extension StateStore {
                 """)
             var owners: [String: FeedRefresh.Owner] = [:]
             while try query.step() {
-                let key = FeedRefresh.addressKey(try query.string(at: 0))
+                let key = FeedAddress.normalized(try query.string(at: 0))
                 // Two subscriptions whose addresses differ only in a host's case: the first keeps it.
                 if owners[key] == nil {
                     owners[key] = FeedRefresh.Owner(subscription: try query.int(at: 1), title: try query.string(at: 2))

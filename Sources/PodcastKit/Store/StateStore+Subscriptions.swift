@@ -9,6 +9,9 @@ public enum SubscribeStatus: String, Sendable {
     case changed
     /// An existing one, left as it was.
     case exists
+    /// An existing one that had answered 410 Gone, fetched again by `update` from now on, with
+    /// its history (the contract calls it `changed`).
+    case revived
 }
 
 /// A subscription with the counts `podcast subscriptions` shows.
@@ -188,18 +191,25 @@ extension StateStore {
     // MARK: Writing
 
     /// Subscribes to the feed at `url` (titled `title`), or applies `change` to the subscription
-    /// that already has `url` as its current or an earlier address.
+    /// that already has `url` as its current or an earlier address. A new subscription is
+    /// recorded under the normalised address (`FeedAddress`), whoever calls.
     public func subscribe(
-        url: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
+        url given: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
     ) throws(StoreError) -> (Subscription, SubscribeStatus) {
-        try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
+        let url = FeedAddress.normalized(given)
+        return try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
             if let existing = try subscription(named: url) {
                 let settings = change.applied(to: existing.settings)
-                guard settings != existing.settings else { return (existing, .exists) }
+                // Subscribing again to a feed that answered 410 once is asking for it again:
+                // the caller has just fetched it. Its episodes and downloads stay its own.
+                guard settings != existing.settings || existing.isGone else { return (existing, .exists) }
                 try saveSettings(settings, of: existing.id)
+                if settings.first != existing.settings.first { try reapplyFirst(settings.first, of: existing) }
+                if existing.isGone { try connection.execute("UPDATE subscriptions SET gone = 0 WHERE id = \(existing.id)") }
                 var changed = existing
                 changed.settings = settings
-                return (changed, .changed)
+                changed.isGone = false
+                return (changed, existing.isGone ? .revived : .changed)
             }
             let settings = change.applied(to: SubscriptionSettings())
             let insert = try connection.prepare("""
@@ -325,13 +335,66 @@ extension StateStore {
 
     // MARK: Inside transactions
 
+    /// The subscription whose current or earlier address is `url` in any of its written forms
+    /// (`FeedAddress`): a store written before addresses were normalised may hold
+    /// `HTTP://h/x#top` where the user now gives `http://h/x`, and that is the same feed.
     private func subscription(named url: String) throws(SQLiteError) -> Subscription? {
         let query = try connection.prepare("""
             SELECT COALESCE((SELECT id FROM subscriptions WHERE url = :url), (SELECT subscription FROM subscription_urls WHERE url = :url))
             """)
         try query.bind(url, named: ":url")
-        guard let id = try query.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil else { return nil }
+        let exact = try query.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil
+        let found = if let exact { exact } else { try subscriptionID(normalizing: url) }
+        guard let id = found else { return nil }
         return try selectSubscriptions(where: "id = \(id)").first
+    }
+
+    /// The id of the subscription whose current address, else an earlier one, normalises to the
+    /// same as `url`. Compared in Swift over the rows (a household's subscriptions are few), so
+    /// the stored addresses need no rewriting.
+    private func subscriptionID(normalizing url: String) throws(SQLiteError) -> Int? {
+        let wanted = FeedAddress.normalized(url)
+        for table in ["SELECT id, url FROM subscriptions ORDER BY id", "SELECT subscription, url FROM subscription_urls ORDER BY subscription"] {
+            let rows = try connection.prepare(table)
+            while try rows.step() {
+                if FeedAddress.normalized(try rows.string(at: 1)) == wanted { return try rows.int(at: 0) }
+            }
+        }
+        return nil
+    }
+
+    /// Applies the first-N rule again (`EpisodeTriage.baseline`) to `subscription`'s baseline, the
+    /// episodes of its first fetch (the rows sharing the earliest `first_seen`, in the feed's
+    /// order), so a changed `--first` takes: lowered, fewer of them stay new; raised, more become
+    /// new. Only while that baseline is all still pending (no episode of it done, none of its new
+    /// ones downloaded): what `update` already fetched or the user deleted is history, not to be
+    /// rewritten. Without a baseline yet, the stored setting applies at the first update.
+    private func reapplyFirst(_ first: Int, of subscription: Subscription) throws(SQLiteError) {
+        guard subscription.hasBaseline else { return }
+        let query = try connection.prepare("""
+            SELECT e.identity, e.state = 'done' OR (e.state = 'new' AND EXISTS (
+                SELECT 1 FROM downloads WHERE feed = :url AND identity = e.identity AND state = 'downloaded'))
+            FROM subscription_episodes AS e
+            WHERE e.subscription = :id
+                AND e.first_seen = (SELECT MIN(first_seen) FROM subscription_episodes WHERE subscription = :id)
+            ORDER BY e.rowid
+            """)
+        try query.bind(subscription.url, named: ":url")
+        try query.bind(subscription.id, named: ":id")
+        var identities: [String] = []
+        while try query.step() {
+            guard try query.int(at: 1) == 0 else { return }
+            identities.append(try query.string(at: 0))
+        }
+        let (new, seen) = EpisodeTriage.baseline(identities, first: first)
+        let mark = try connection.prepare("UPDATE subscription_episodes SET state = ?3 WHERE subscription = ?1 AND identity = ?2")
+        for (identity, state) in new.map({ ($0, "new") }) + seen.map({ ($0, "seen") }) {
+            try mark.bind(subscription.id, at: 1)
+            try mark.bind(identity, at: 2)
+            try mark.bind(state, at: 3)
+            try mark.run()
+            try mark.reset()
+        }
     }
 
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {

@@ -126,13 +126,21 @@ public enum EpisodeTriage {
             unseen.append(episode)
         }
         if baseline {
-            let count = max(0, first)
-            return Verdict(new: unseen.prefix(count).map(\.identity), seen: unseen.dropFirst(count).map(\.identity), churned: false)
+            let (new, seen) = Self.baseline(unseen.map(\.identity), first: first)
+            return Verdict(new: new, seen: seen, churned: false)
         }
         if isChurn(unseen, of: episodes.count, newestKnown: newestKnown) {
             return Verdict(new: [], seen: unseen.map(\.identity), churned: true)
         }
         return Verdict(new: unseen.map(\.identity), seen: [], churned: false)
+    }
+
+    /// The first-N rule over a baseline's `identities` (newest first): the newest `first` are new,
+    /// the rest seen. The first fetch applies it, and so does `subscribe --first` on a subscription
+    /// whose baseline is still all pending, so a changed `first` takes.
+    public static func baseline(_ identities: [String], first: Int) -> (new: [String], seen: [String]) {
+        let count = max(0, first)
+        return (Array(identities.prefix(count)), Array(identities.dropFirst(count)))
     }
 
     /// More than half of the feed new at once, at least `churnMinimum`, and none of it newer than

@@ -101,7 +101,7 @@ struct FeedRefresh {
     let requested: String
     /// What its last recorded fetch was answered with.
     let last: LastAnswer
-    /// Every address a subscription has, by `addressKey`: where this one may not move unless
+    /// Every address a subscription has, by `FeedAddress.normalized`: where this one may not move unless
     /// the owner is itself.
     let owners: [String: Owner]
     /// Where the feed lives now (the requested address, or where it moved).
@@ -137,7 +137,7 @@ struct FeedRefresh {
     static let maxPages = FeedFetcher.maxPages
 
     /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered
-    /// with `last`; `owners` are the subscriptions' addresses, by `addressKey`.
+    /// with `last`; `owners` are the subscriptions' addresses, by `FeedAddress.normalized`.
     init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:]) {
         self.subscription = subscription
         requested = url
@@ -146,14 +146,6 @@ struct FeedRefresh {
         address = url
         documentURL = url
         visited = [url]
-    }
-
-    /// What two addresses of one feed have in common: `url` with its scheme and host
-    /// lower-cased, no default port and no fragment (none of which names another resource).
-    static func addressKey(_ url: String) -> String {
-        guard var parts = URLParts(url) else { return url }
-        parts.fragment = nil
-        return parts.url
     }
 
     // MARK: Events
@@ -166,7 +158,8 @@ struct FeedRefresh {
     /// The server answered the last request.
     mutating func answered(_ answer: Answer) -> Action {
         guard pages == 0 else { return .parse(url: currentPage) }
-        if let target = answer.permanentTarget, target != address {
+        // A new address enters podcast in its one form (`FeedAddress`): a respelling is no move.
+        if let target = answer.permanentTarget.map(FeedAddress.normalized), target != address {
             let move = Move(from: address, to: target, cause: .permanentRedirect)
             if let owner = otherOwner(of: target) {
                 // The body that came is the other subscription's feed: none of it is this one's.
@@ -207,7 +200,9 @@ struct FeedRefresh {
                 self.result = result
             } else {
                 result = page
-                if !followedNewFeedURL, let newURL = page.feed.newFeedURL, newURL != address, HTTPClient.isHTTP(newURL) {
+                if !followedNewFeedURL, let newURL = page.feed.newFeedURL.map(FeedAddress.normalized), newURL != address,
+                    HTTPClient.isHTTP(newURL)
+                {
                     let move = Move(from: address, to: newURL, cause: .newFeedURL)
                     if let owner = otherOwner(of: newURL) {
                         // Another subscription's address: not fetched; this document is the feed.
@@ -250,7 +245,7 @@ struct FeedRefresh {
 
     /// The subscription other than this one that has `url` (current or earlier address), if any.
     private func otherOwner(of url: String) -> Owner? {
-        guard let owner = owners[Self.addressKey(url)], owner.subscription != subscription else { return nil }
+        guard let owner = owners[FeedAddress.normalized(url)], owner.subscription != subscription else { return nil }
         return owner
     }
 

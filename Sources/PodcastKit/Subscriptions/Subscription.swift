@@ -57,6 +57,17 @@ public struct Subscription: Sendable, Equatable {
     }
 }
 
+extension Subscription {
+    /// The subscription as an update that names it fetches it: a gone one (410) too, since the
+    /// user asked for it by name (a plain `update` keeps skipping it with a warning). Whether it
+    /// is still gone is the fetch's answer to record.
+    public var namedForUpdate: Subscription {
+        var named = self
+        named.isGone = false
+        return named
+    }
+}
+
 /// The per-subscription settings `subscribe` and `import` take.
 public struct SubscriptionSettings: Sendable, Equatable {
     /// How many of the newest episodes of the baseline `update` downloads (0: none of the back catalogue).

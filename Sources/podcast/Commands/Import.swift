@@ -46,8 +46,8 @@ struct Import: ParsableCommand, OutputConfigured {
         var rows: [SubscribeRendering.Row] = []
         for outline in document.outlines {
             let (subscription, status) = try store.subscribe(
-                url: outline.feedURL, title: outline.title ?? outline.feedURL, htmlURL: outline.htmlURL, change: change)
-            rows.append(SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: .init(status), episodes: 0, new: 0))
+                url: FeedAddress.normalized(outline.feedURL), title: outline.title ?? outline.feedURL, htmlURL: outline.htmlURL, change: change)
+            rows.append(SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: status, episodes: 0, new: 0))
         }
         let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions())
         if output.json { rendering.report(json: true, console: context.console) }

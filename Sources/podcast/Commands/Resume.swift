@@ -10,7 +10,9 @@ struct Resume: ParsableCommand, OutputConfigured {
             Only the missing bytes are fetched when the server still has the same file (checked \
             with If-Range against the ETag or Last-Modified recorded with the partial data); \
             otherwise the episode starts over and says why. Episodes that failed for good (the \
-            server said 404, or sent a web page) are left alone: download them again by number.
+            server said 404, or sent a web page) are left alone, with a line saying how many: \
+            download them again by number (podcast download <feed> N). The exit code is about \
+            what was resumed.
 
             Examples:
               podcast resume
@@ -34,6 +36,7 @@ struct Resume: ParsableCommand, OutputConfigured {
         let records = try store.unfinishedDownloads()
         let listing = try store.currentListing()
         let items = records.map { DownloadItem(resuming: $0, listing: listing) }
+        if let note = Self.leftAlone(try store.downloadsFailedForGood()) { context.console.note(note) }
         guard !items.isEmpty else {
             if output.json { context.console.print(DownloadRendering(results: [], elapsed: .zero).json.serialized(pretty: false)) }
             context.console.message("nothing to resume: no download is unfinished")
@@ -44,5 +47,15 @@ struct Resume: ParsableCommand, OutputConfigured {
         }
         let batch = DownloadBatch(store: store, settings: transfer.settings(context: context))
         try DownloadSession.run(items, batch: batch, output: output, context: context)
+    }
+
+    /// The line about the episodes that failed for good, which `resume` does not retry (asking
+    /// again would meet the same 404 at every run, and its exit code would never say whether
+    /// what it did resume succeeded); nil when there are none.
+    static func leftAlone(_ failed: [DownloadRecord]) -> String? {
+        guard !failed.isEmpty else { return nil }
+        let titles = failed.prefix(3).map { "\"\($0.title)\"" }.joined(separator: ", ") + (failed.count > 3 ? ", …" : "")
+        return "\(Plural.count(failed.count, "episode")) failed for good and \(failed.count == 1 ? "was" : "were") not retried (\(titles)); "
+            + "podcast status lists \(failed.count == 1 ? "it" : "them"), and podcast download <feed> N asks for one again"
     }
 }

@@ -10,8 +10,9 @@ struct Update: ParsableCommand, OutputConfigured {
             Every feed (or those named: numbers from podcast subscriptions, feed URLs, exact titles) is \
             fetched at once, with a conditional GET; new episodes are downloaded as podcast download \
             would, and then each subscription's --keep is applied. Feeds that moved are followed and \
-            remembered; one answering 410 Gone is skipped from then on. One failing feed or episode \
-            never stops the others; the exit code is 1 when any failed.
+            remembered; one answering 410 Gone is skipped from then on, unless named here (or \
+            subscribed to again). One failing feed or episode never stops the others; the exit \
+            code is 1 when any failed.
 
             Examples:
               podcast update
@@ -51,7 +52,8 @@ struct Update: ParsableCommand, OutputConfigured {
             context.console.message("no subscriptions to update; add one with podcast subscribe <feed>")
             return
         }
-        let chosen = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
+        let resolved = try SubscriptionReference.resolve(subscriptions, in: all, store: store)
+        let chosen = subscriptions.isEmpty ? resolved : resolved.map(\.namedForUpdate)
         if background {
             return try BackgroundSubmission.submitUpdate(
                 of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, transfer: transfer, output: output, store: store, context: context)

@@ -12,7 +12,7 @@ struct SubscribeRendering {
             init(_ status: SubscribeStatus) {
                 self = switch status {
                 case .added: .added
-                case .changed: .changed
+                case .changed, .revived: .changed
                 case .exists: .exists
                 }
             }
@@ -25,6 +25,23 @@ struct SubscribeRendering {
         var episodes: Int
         /// Of them, those the next update downloads.
         var new: Int
+        /// True when it was a gone subscription (410) fetched again from now on.
+        var revived = false
+
+        /// The row of a feed `subscribe` or `import` recorded as `status`.
+        init(title: String?, url: String, status: SubscribeStatus, episodes: Int, new: Int) {
+            self.init(title: title, url: url, status: Status(status), episodes: episodes, new: new)
+            revived = status == .revived
+        }
+
+        /// The row of `status` (`failed` for a feed that could not be subscribed to).
+        init(title: String?, url: String, status: Status, episodes: Int, new: Int) {
+            self.title = title
+            self.url = url
+            self.status = status
+            self.episodes = episodes
+            self.new = new
+        }
     }
 
     let rows: [Row]
@@ -42,15 +59,20 @@ struct SubscribeRendering {
                     ("status", .string(row.status.rawValue)),
                 ])
             }))]).serialized(pretty: console.stdoutIsTerminal))
+            // `changed` is all the contract's status says; that a gone feed came back is worth a line.
+            for row in rows where row.revived { console.message(line(row)) }
             return
         }
-        for row in rows where row.status != .failed {
+        for row in rows {
             console.message(line(row))
         }
     }
 
     private func line(_ row: Row) -> String {
         let name = "\"\(row.title ?? row.url)\" (\(URLRedaction.redacted(row.url)))"
+        if row.revived {
+            return "revived: \(name) had answered 410 Gone; podcast update fetches it again, with its history"
+        }
         switch row.status {
         case .added where row.episodes == 0:
             return "subscribed to \(name); podcast update downloads what it publishes"
@@ -59,7 +81,7 @@ struct SubscribeRendering {
             return "subscribed to \(name): \(Plural.count(row.episodes, "episode")) so far, of which podcast update downloads \(downloads)"
         case .changed: return "changed the settings of \(name)"
         case .exists: return "already subscribed to \(name)"
-        case .failed: return "could not subscribe to \(name)"
+        case .failed: return "could not subscribe to \(URLRedaction.redacted(row.url))"
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import PodcastKit
 
-/// The filters that narrow a `<selection>` (`download`, `cancel`).
+/// The filters that narrow a `<selection>` (`download`, `cancel`, `pause`, `delete`).
 struct SelectionFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only episodes published on or after this date (2026-11-01, or 2026-11-01T08:00; UTC).", valueName: "date"))
     var since: String?
