@@ -1,0 +1,97 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// The red team's reproductions through the built binary: each test is one way podcast still
+/// deletes a file it did not write, or one that is not the reason's own. Each fails on the code it
+/// was written against.
+@Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeamTests {
+    // MARK: R1. A symbolic link swapped in for a podcast folder
+
+    /// `FileOwnership.verdict` looks at the last component only (`lstat`): a podcast folder
+    /// replaced by a symbolic link to another folder (the user's archive of copies) is followed,
+    /// and `delete` removes the archive's copy, a file podcast never wrote, because its bytes are
+    /// the same.
+    @Test func deleteDoesNotFollowASymbolicLinkSwappedInForThePodcastFolder() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Linked", slug: "linked", episodes: 2, on: server)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        let downloaded = try await podcast.run(["download", "all"])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        let folder = show.folder(in: podcast)
+        #expect(show.stored(1, in: podcast) == show.episode(1).body)
+
+        // The user keeps copies in an archive of their own, and points the podcast folder there.
+        let archive = podcast.home.path("archive/Linked")
+        try FileManager.default.createDirectory(atPath: podcast.home.path("archive"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder, toPath: archive)
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: archive)
+
+        let deleted = try await podcast.run(["delete", "2"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(
+            SubscriptionScenario.contents(archive + "/" + show.fileName(1)) == show.episode(1).body,
+            "podcast deleted the archive's copy through the link: \(deleted.stderr)")
+    }
+
+    // MARK: R7. Leaving alone what is not the reason's own is no failure
+
+    /// `unsubscribe --delete-files` rightly leaves the playlist a hand download wrote, but says so
+    /// as an `error:` ("it was downloaded by hand", of a playlist) and exits 1, while it skips the
+    /// hand-downloaded episode itself in silence: a script sees the unsubscribe fail.
+    @Test func unsubscribeDeleteFilesDoesNotFailOverAPlaylistWrittenByHand() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Listed", slug: "listed", episodes: 2, on: server)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        let byHand = try await podcast.run(["download", "1", "--playlist"])
+        #expect(byHand.status == 0, "\(byHand.stderr)")
+        let playlist = show.folder(in: podcast) + "/Listed.m3u8"
+        #expect(FileManager.default.fileExists(atPath: playlist))
+        try await SubscriptionScenario.subscribe(podcast, to: show, ["--first", "0"])
+
+        let gone = try await podcast.run(["unsubscribe", show.feedURL, "--delete-files"])
+        #expect(gone.status == 0, "\(gone.stderr)")
+        #expect(!gone.stderr.contains("error:"), "\(gone.stderr)")
+        #expect(FileManager.default.fileExists(atPath: playlist))
+        #expect(show.stored(2, in: podcast) == show.episode(2).body)
+    }
+
+    // MARK: R4. A subscription number given again
+
+    /// The commit makes an unsubscribed subscription's files no one's. An update already fetching
+    /// for it records the file with its number after the unsubscribe, and `subscribe` gives the
+    /// next subscription the same number (SQLite's rowid, no AUTOINCREMENT): the new
+    /// subscription's `unsubscribe --delete-files` then deletes a file its updates never fetched.
+    @Test func aFileTheOldSubscriptionFinishedIsNotTheResubscriptionsToDelete() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Again", slug: "again", episodes: 1, on: server)
+        // The episode arrives slowly: 12 kB in 500-byte pieces every 150 ms, some 3.6 s.
+        let episode = show.episode(1)
+        server.setRoute(episode.path, .file(
+            body: episode.body, contentType: "audio/mpeg", etag: "\"again-1\"",
+            fault: .paced(chunkSize: 500, interval: .milliseconds(150))))
+        let podcast = try SubscriptionScenario.home()
+        try await SubscriptionScenario.subscribe(podcast, to: show, ["--first", "1"])
+
+        async let update = podcast.run(["update"])
+        // While the update fetches the episode: unsubscribe, then subscribe again (wanting none of the back catalogue).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while server.requestCount(path: episode.path) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let gone = try await podcast.run(["unsubscribe", show.feedURL])
+        #expect(gone.status == 0, "\(gone.stderr)")
+        let back = try await podcast.run(["subscribe", show.feedURL, "--first", "0"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let updated = try await update
+        #expect(show.stored(1, in: podcast) == episode.body, "the update finished the episode: \(updated.stderr)")
+
+        let deleted = try await podcast.run(["unsubscribe", show.feedURL, "--delete-files"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(
+            show.stored(1, in: podcast) == episode.body,
+            "fetched by the old subscription, deleted by the new one's unsubscribe: \(deleted.stdout) \(deleted.stderr)")
+    }
+}
