@@ -26,10 +26,14 @@ import Testing
         try store.saveDownload(record)
     }
 
-    /// True when some descriptor of this process is open on `path` (the hasher has begun).
-    private static func isOpen(_ path: String) -> Bool {
+    /// True when some descriptor of this process is open on the file `inode` (the hasher has
+    /// begun reading it), whatever name it has by then.
+    private static func isOpen(inode: (dev_t, ino_t)) -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
-        return names.contains { name in (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) == path }
+        return names.contains { name in
+            var info = stat()
+            return stat("/proc/self/fd/" + name, &info) == 0 && info.st_dev == inode.0 && info.st_ino == inode.1
+        }
     }
 
     // MARK: R2. A file replaced between the check and the unlink
@@ -56,9 +60,12 @@ import Testing
 
         // The user's tagger saves its file the usual way (write aside, rename over) as soon as
         // podcast has opened the old one.
+        var original = stat()
+        #expect(lstat(path, &original) == 0)
+        let inode = (original.st_dev, original.st_ino)
         let swapper = Thread {
             let deadline = Date().addingTimeInterval(30)
-            while !Self.isOpen(path), Date() < deadline {}
+            while !Self.isOpen(inode: inode), Date() < deadline {}
             rename(staged, path)
         }
         swapper.start()
