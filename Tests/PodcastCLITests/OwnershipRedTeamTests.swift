@@ -60,6 +60,40 @@ import Testing
         #expect(show.stored(2, in: podcast) == show.episode(2).body)
     }
 
+    // MARK: R8. A moved feed: the subscription's row and the key it deletes by
+
+    /// `ownFiles` finds a subscription's files by its number, but `keep` and `unsubscribe
+    /// --delete-files` then delete by `EpisodeKey(feed: subscription.url, identity:)`. After a move
+    /// whose rekeying met the same episode downloaded by hand from the new address (`UPDATE OR
+    /// IGNORE` leaves the subscription's row under the old one), that key is the hand download's:
+    /// podcast tries the user's file (refused only by the subscription check, as an error, exit 1)
+    /// and never deletes the subscription's own.
+    @Test func unsubscribeAfterAMoveDeletesItsOwnFileNotTheHandDownloadsOfTheSameEpisode() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Moved", slug: "moved", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        try await SubscriptionScenario.subscribe(podcast, to: show, ["--first", "1"])
+        #expect(try await podcast.run(["update"]).status == 0)
+        let own = show.folder(in: podcast) + "/" + show.fileName(1)
+        #expect(SubscriptionScenario.contents(own) == show.episode(1).body)
+
+        // The feed moves; the user downloads the episode from the new address by hand, elsewhere.
+        show.move(to: "/moved/new.xml", .permanentRedirect)
+        let archive = podcast.home.path("archive")
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        let byHand = try await podcast.run(["download", "1", "--episodes-dir", archive])
+        #expect(byHand.status == 0, "\(byHand.stderr)")
+        let mine = show.folder(in: podcast, episodesDirectory: archive) + "/" + show.fileName(1)
+        #expect(SubscriptionScenario.contents(mine) == show.episode(1).body)
+        let followed = try await podcast.run(["update"])
+        #expect(followed.status == 0, "\(followed.stderr)")
+
+        let gone = try await podcast.run(["unsubscribe", show.feedURL, "--delete-files"])
+        #expect(gone.status == 0, "\(gone.stderr)")
+        #expect(SubscriptionScenario.contents(mine) == show.episode(1).body)
+        #expect(SubscriptionScenario.contents(own) == nil, "the subscription's own file stays: \(gone.stdout) \(gone.stderr)")
+    }
+
     // MARK: R4. A subscription number given again
 
     /// The commit makes an unsubscribed subscription's files no one's. An update already fetching
