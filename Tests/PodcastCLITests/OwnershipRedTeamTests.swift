@@ -94,6 +94,27 @@ import Testing
         #expect(SubscriptionScenario.contents(own) == nil, "the subscription's own file stays: \(gone.stdout) \(gone.stderr)")
     }
 
+    // MARK: R9. clean and a `.part` name podcast never makes
+
+    /// podcast names its partial files `<16 hex digits>.part` (`DownloadBatch.partialName(of:)`), yet
+    /// `clean` (and the sweep at the start of every batch, after a minute) removes any `*.part` in
+    /// `.partial` that no record names: a file it could not have made, in a folder the user may
+    /// already have had (`--episodes-dir ~/Downloads`).
+    @Test func cleanRemovesOnlyPartialFilesNamedAsPodcastNamesThem() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Partial", slug: "partial", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        let notes = podcast.episodesDirectory + "/.partial/lecture notes.part"
+        let mine = Data("not podcast's".utf8)
+        try mine.write(to: URL(filePath: notes))
+
+        let cleaned = try await podcast.run(["clean"])
+        #expect(cleaned.status == 0, "\(cleaned.stderr)")
+        #expect(SubscriptionScenario.contents(notes) == mine, "\(cleaned.stdout) \(cleaned.stderr)")
+    }
+
     // MARK: R4. A subscription number given again
 
     /// The commit makes an unsubscribed subscription's files no one's. An update already fetching
