@@ -115,6 +115,27 @@ import Testing
         #expect(SubscriptionScenario.contents(notes) == mine, "\(cleaned.stdout) \(cleaned.stderr)")
     }
 
+    // MARK: R10. A folder the user made
+
+    /// `LibraryDeletion.removeFolderIfEmpty` rmdirs the folder of the last file it deleted, whoever
+    /// made it: a podcast folder the user set up beforehand (group-shared with the setgid bit for a
+    /// media server, say) goes with its mode, and the next download makes a plain one.
+    @Test func deleteLeavesAPodcastFolderTheUserMade() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Shared", slug: "shared", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        let folder = show.folder(in: podcast)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o2775])
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        let downloaded = try await podcast.run(["download", "1"])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        #expect(show.stored(1, in: podcast) == show.episode(1).body)
+
+        let deleted = try await podcast.run(["delete", "1"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder), "the user's folder was removed: \(deleted.stdout) \(deleted.stderr)")
+    }
+
     // MARK: R4. A subscription number given again
 
     /// The commit makes an unsubscribed subscription's files no one's. An update already fetching
