@@ -9,10 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeamTests {
     // MARK: R1. A symbolic link swapped in for a podcast folder
 
-    /// `FileOwnership.verdict` looks at the last component only (`lstat`): a podcast folder
-    /// replaced by a symbolic link to another folder (the user's archive of copies) is followed,
-    /// and `delete` removes the archive's copy, a file podcast never wrote, because its bytes are
-    /// the same.
+    /// A podcast folder replaced by a symbolic link to another folder (the user's archive of
+    /// copies): the archive's copy has the same bytes, but it is not the file podcast placed (its
+    /// inode differs), so `delete` leaves it.
     @Test func deleteDoesNotFollowASymbolicLinkSwappedInForThePodcastFolder() async throws {
         let server = try LoopbackServer()
         let show = ServedShow("Linked", slug: "linked", episodes: 2, on: server)
@@ -30,8 +29,10 @@ import Testing
         try FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: archive)
 
+        // Refused, as every file delete leaves is: exit 1, and the line says why.
         let deleted = try await podcast.run(["delete", "2"])
-        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.status == 1, "\(deleted.stderr)")
+        #expect(deleted.stderr.contains("it is not the file podcast placed there"), "\(deleted.stderr)")
         #expect(
             SubscriptionScenario.contents(archive + "/" + show.fileName(1)) == show.episode(1).body,
             "podcast deleted the archive's copy through the link: \(deleted.stderr)")

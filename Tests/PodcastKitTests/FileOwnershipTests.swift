@@ -35,8 +35,8 @@ import Testing
         let foreign = directory.path("taxes.pdf")
         try Data("the user's".utf8).write(to: URL(filePath: foreign))
         let ownership = FileOwnership(store: store)
-        #expect(try ownership.verdict(foreign, for: .delete) == .refused("left \(foreign) in place: podcast did not write it"))
-        #expect(try ownership.remove(foreign, for: .delete) == .refused("left \(foreign) in place: podcast did not write it"))
+        #expect(try ownership.verdict(foreign, for: .delete) .message == ("left \(foreign) in place: podcast did not write it"))
+        #expect(try ownership.remove(foreign, for: .delete) .message == ("left \(foreign) in place: podcast did not write it"))
         #expect(FileManager.default.contents(atPath: foreign) == Data("the user's".utf8))
         // Nor is it written over by a new file.
         let new = directory.path("new.part")
@@ -52,14 +52,28 @@ import Testing
         same[100] ^= 0xFF  // Same size, other bytes: only the digest tells.
         try same.write(to: URL(filePath: path))
         #expect(try FileOwnership(store: store).remove(path, for: .delete)
-            == .refused("left \(path) in place: its contents changed since podcast wrote it"))
+            .message == ("left \(path) in place: its contents changed since podcast wrote it"))
         try Data("shorter".utf8).write(to: URL(filePath: path))
         guard case .refused(let why) = try FileOwnership(store: store).verdict(path, for: .delete) else {
             Issue.record("a changed file was taken for podcast's")
             return
         }
-        #expect(why.contains("it has 7 bytes, not the 4096 podcast wrote"))
+        #expect(why.message.contains("it has 7 bytes, not the 4096 podcast wrote"))
         #expect(FileManager.default.contents(atPath: path) == Data("shorter".utf8))
+    }
+
+    @Test func aCopyWithTheSameBytesIsNotTheFilePodcastPlaced() throws {
+        let (store, directory, path) = try home()
+        defer { withExtendedLifetime(directory) {} }
+        var record = try #require(try store.downloadRecord(Self.key))
+        record.fileIdentity = FileIO.identity(ofName: path)
+        try store.saveDownload(record)
+        // The user moves podcast's file away and puts a copy of it in its place.
+        try FileManager.default.moveItem(atPath: path, toPath: directory.path("kept.mp3"))
+        try FileManager.default.copyItem(atPath: directory.path("kept.mp3"), toPath: path)
+        #expect(try FileOwnership(store: store).remove(path, for: .delete)
+            .message == ("left \(path) in place: it is not the file podcast placed there (a copy, or a file moved there)"))
+        #expect(FileManager.default.contents(atPath: path) == Self.audio)
     }
 
     @Test func aSymbolicLinkInPlaceOfAFileIsNeverFollowed() throws {
@@ -68,7 +82,7 @@ import Testing
         try FileManager.default.moveItem(atPath: path, toPath: target)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         #expect(try FileOwnership(store: store).remove(path, for: .delete)
-            == .refused("left \(path) in place: it is a symbolic link, so podcast did not write it"))
+            .message == ("left \(path) in place: it is a symbolic link, so podcast did not write it"))
         #expect(FileManager.default.contents(atPath: target) == Self.audio)
     }
 
@@ -77,9 +91,9 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         let ownership = FileOwnership(store: store)
         #expect(try ownership.remove(path, for: .keep(subscription: 8))
-            == .refused("left \(path) in place: it was downloaded by another subscription's updates"))
+            .message == ("left \(path) in place: podcast wrote it for another subscription's updates"))
         #expect(try ownership.remove(path, for: .unsubscribe(subscription: 8))
-            == .refused("left \(path) in place: it was downloaded by another subscription's updates"))
+            .message == ("left \(path) in place: podcast wrote it for another subscription's updates"))
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try ownership.remove(path, for: .keep(subscription: 7)) == .removed(bytes: Int64(Self.audio.count)))
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -89,9 +103,9 @@ import Testing
         let (store, directory, path) = try home(subscription: nil)
         defer { withExtendedLifetime(directory) {} }
         let ownership = FileOwnership(store: store)
-        let refusal = "left \(path) in place: it was downloaded by hand, not by this subscription's updates"
-        #expect(try ownership.remove(path, for: .keep(subscription: 1)) == .refused(refusal))
-        #expect(try ownership.remove(path, for: .unsubscribe(subscription: 1)) == .refused(refusal))
+        let refusal = "left \(path) in place: podcast wrote it for a download asked for by hand, not for this subscription's updates"
+        #expect(try ownership.remove(path, for: .keep(subscription: 1)) .message == (refusal))
+        #expect(try ownership.remove(path, for: .unsubscribe(subscription: 1)) .message == (refusal))
         // The user asking for it by name may delete it.
         #expect(try ownership.remove(path, for: .delete) == .removed(bytes: Int64(Self.audio.count)))
     }
@@ -107,11 +121,11 @@ import Testing
         let other = EpisodeKey(feed: Self.feed, identity: "g2")
         let ownership = FileOwnership(store: store)
         #expect(try ownership.verdict(info, for: .companion(other, .info))
-            == .refused("left \(info) in place: it is not this episode's info file"))
+            .message == ("left \(info) in place: it is not this episode's info file"))
         #expect(try ownership.verdict(info, for: .companion(Self.key, .chapters))
-            == .refused("left \(info) in place: it is not this episode's chapters file"))
+            .message == ("left \(info) in place: it is not this episode's chapters file"))
         #expect(try ownership.verdict(info, for: .podcastFile(feed: Self.feed, .playlist))
-            == .refused("left \(info) in place: it is not this podcast's playlist"))
+            .message == ("left \(info) in place: it is not this podcast's playlist"))
         let fresh = directory.path("fresh.tmp")
         try Data("[]".utf8).write(to: URL(filePath: fresh))
         #expect(try ownership.place(fresh, at: info, for: .companion(Self.key, .info)) == nil)
@@ -130,11 +144,29 @@ import Testing
         #expect(FileOwnership.refusal(of: companion, for: .keep(subscription: 3)) != nil)
     }
 
-    @Test func aRecordWithoutSizeOrDigestCannotVouchForAFile() throws {
+    @Test func aRecordWithoutADigestCannotVouchForAFile() throws {
         let (store, directory, path) = try home()
         defer { withExtendedLifetime(directory) {} }
-        let unknown = OwnedFile(path: path, role: .media(Self.key), bytes: nil, sha256: nil, subscription: nil)
-        #expect(try FileOwnership(store: store).remove(path, for: .refetch(Self.key), recorded: unknown)
-            == .refused("left \(path) in place: podcast has no size or digest of it to tell whether it changed"))
+        let unknown = OwnedFile(path: path, role: .media(Self.key), bytes: Int64(Self.audio.count), sha256: nil, subscription: nil)
+        let removal = try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
+        #expect(removal.message == "left \(path) in place: another of podcast's files has that name now", "the store names it")
+        try store.forgetDeletedDownload(Self.key)
+        #expect(try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
+            .message == ("left \(path) in place: podcast kept no digest of it (an older version wrote it), so it cannot tell whether it changed"))
+        #expect(FileManager.default.contents(atPath: path) == Self.audio)
+    }
+}
+
+private extension FileOwnership.Verdict {
+    /// The refusal's line, nil when it is no refusal.
+    var message: String? {
+        if case .refused(let refusal) = self { refusal.message } else { nil }
+    }
+}
+
+private extension FileOwnership.Removal {
+    /// The refusal's line, nil when it is no refusal.
+    var message: String? {
+        if case .refused(let refusal) = self { refusal.message } else { nil }
     }
 }

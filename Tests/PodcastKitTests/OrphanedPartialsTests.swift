@@ -27,9 +27,11 @@ import Testing
         try store.saveDownload(record)
 
         try write(partials + "/named.part", bytes: 10, age: 3_600)
-        try write(partials + "/orphan.part", bytes: 1_000, age: 3_600)
+        try write(partials + "/0123456789abcdef.part", bytes: 1_000, age: 3_600)
         try write(partials + "/fresh.part", bytes: 10, age: 0)
         try write(partials + "/notes.txt", bytes: 10, age: 3_600)
+        // Named like a partial file, but not as podcast names them: someone else's.
+        try write(partials + "/lecture notes.part", bytes: 10, age: 3_600)
         // A tagged copy a killed process left (of any age), and one this process is writing.
         let ours = ProcessTemporary.path(in: partials, for: "named.part\ntagged", fileExtension: "opus")
         let killed = ours.replacingOccurrences(of: ".\(getpid()).tmp", with: ".4194305.tmp")
@@ -39,7 +41,7 @@ import Testing
         let removed = try OrphanedPartials.sweep(partials, store: store)
         #expect(removed.files == 2 && removed.bytes == 1_500)
         let left = try FileManager.default.contentsOfDirectory(atPath: partials).sorted()
-        #expect(left == [String(ours.dropFirst(partials.count + 1)), "fresh.part", "named.part", "notes.txt"].sorted())
+        #expect(left == [String(ours.dropFirst(partials.count + 1)), "fresh.part", "lecture notes.part", "named.part", "notes.txt"].sorted())
     }
 
     @Test func aMissingFolderHasNothingToSweep() throws {

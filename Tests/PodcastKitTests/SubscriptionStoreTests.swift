@@ -109,9 +109,9 @@ import Testing
             record.subscription = origin
             try store.saveDownload(record)
         }
-        #expect(try store.ownFiles(of: subscription).map(\.path) == [directory.path("mine.mp3")])
+        #expect(try store.filesDownloaded(bySubscription: subscription).map(\.path) == [directory.path("mine.mp3")])
         try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: "g1"))
-        #expect(try store.ownFiles(of: subscription).isEmpty)
+        #expect(try store.filesDownloaded(bySubscription: subscription).isEmpty)
     }
 
     @Test func unsubscribingLeavesNoFileToTheNextSubscriptionWithTheSameID() throws {
@@ -125,8 +125,8 @@ import Testing
         try store.saveDownload(record)
         try store.unsubscribe(first.id)
         let (second, _) = try store.subscribe(url: "http://h/b.xml", title: "B", htmlURL: nil, change: .init())
-        #expect(second.id == first.id, "SQLite gives the freed id again")
-        #expect(try store.ownFiles(of: second).isEmpty)
+        #expect(second.id != first.id, "a number is never given twice")
+        #expect(try store.filesDownloaded(bySubscription: second).isEmpty)
         #expect(try store.ownedFile(path: directory.path("a.mp3"))?.subscription == nil)
     }
 }

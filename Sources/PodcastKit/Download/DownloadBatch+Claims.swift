@@ -109,6 +109,7 @@ extension DownloadBatch {
         // podcast wrote (`FileOwnership`).
         record.path = previous?.path
         record.sha256 = previous?.sha256
+        record.fileIdentity = previous?.fileIdentity
         let partialPath = record.resume.partialPath ?? ""
         let filing = filing(for: item, report: report)
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
@@ -155,6 +156,15 @@ extension DownloadBatch {
     /// The partial file's name: a stable hash of the episode's key.
     static func partialName(of key: EpisodeKey) -> String {
         StableHash.hex(key.feed + "\n" + key.identity) + ".part"
+    }
+
+    /// True for a name `partialName` gives (with `extra` after it, as `.opus` for the copies an
+    /// earlier version tagged in place): only such files in `.partial` are podcast's to sweep,
+    /// never another file someone put there.
+    static func isPartialName(_ name: String, extra: String = "") -> Bool {
+        let hex = name.utf8.prefix(16)
+        return name.utf8.count == 16 + ".part".utf8.count + extra.utf8.count && name.hasSuffix(".part" + extra)
+            && hex.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
 }

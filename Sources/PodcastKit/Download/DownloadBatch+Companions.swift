@@ -145,8 +145,10 @@ extension DownloadBatch {
             unlink(temporary)
             return refused
         }
+        var placed = file
+        placed.fileIdentity = FileIO.identity(ofName: file.path)
         do {
-            try store.saveLibraryFile(file)
+            try store.saveLibraryFile(placed)
         } catch {
             // Unrecorded, it would never be podcast's to delete: it goes now instead.
             // Ownership: the file this call placed a moment ago and could not record.

@@ -41,7 +41,9 @@ extension DownloadBatch {
                     // What the store says of the earlier copy, read before the new one's record replaces it.
                     let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.ownedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
-                    active[done.id]?.placed(at: path, by: done, file: file)
+                    var placedFile = file
+                    placedFile.identity = FileIO.identity(ofName: path)
+                    active[done.id]?.placed(at: path, by: done, file: placedFile)
                     if let record = active[done.id]?.record { try store.saveDownloaded(record) }
                     placed.append((done.id, path, replaced?.path == path ? nil : replaced))
                 }
@@ -215,6 +217,8 @@ struct FinishedFile: Equatable {
     /// The file that goes into place: the partial file, its tagged copy, or the partial file
     /// moved to the name of that copy with its tags spliced in.
     var source: String
+    /// Which file it is once in place (`FileOwnership` checks it is still that one).
+    var identity: FileIO.Identity?
 }
 
 extension DownloadRecord {
@@ -224,6 +228,7 @@ extension DownloadRecord {
         state = .downloaded
         self.path = path
         sha256 = file.sha256
+        fileIdentity = file.identity
         resume.partialPath = nil
         error = nil
         effectiveURL = done.effectiveURL

@@ -1,8 +1,8 @@
 /// `podcast verify`: finished files checked against what podcast recorded when it wrote them
 /// (size, then SHA-256). A damaged or missing media file marks its episode so that `download`
-/// and `resume` fetch it again (the damaged copy stays until a complete, checked one replaces
-/// it); a damaged or missing companion is forgotten, so the next `download` of its episode
-/// fetches it again. Reads every file whole: call it off the cooperative pool.
+/// and `resume` fetch it again (a damaged copy is no longer podcast's: `FileOwnership` leaves it,
+/// and the new copy takes a free name beside it); a damaged or missing companion is forgotten, so
+/// the next `download` of its episode fetches a missing one again and leaves a damaged one alone. Reads every file whole: call it off the cooperative pool.
 public struct LibraryCheck {
     /// What one file's check found.
     public enum Verdict: Sendable, Equatable {

@@ -38,8 +38,8 @@ public struct LibraryCleaning {
         let named = try store.partialPaths()
         for (path, name) in listed {
             // One an earlier version had TagLib tag in place (`.part.opus`) is orphaned once nobody has touched it for a while.
-            let orphaned = (name.hasSuffix(".part") && !named.contains(path))
-                || (name.hasSuffix(".part.opus") && Self.age(path) >= OrphanedPartials.minimumAge)
+            let orphaned = (DownloadBatch.isPartialName(name) && !named.contains(path))
+                || (DownloadBatch.isPartialName(name, extra: ".opus") && Self.age(path) >= OrphanedPartials.minimumAge)
                 || ProcessTemporary.isOrphaned(name: name)
             if orphaned { remove(path, into: &outcome) }
         }

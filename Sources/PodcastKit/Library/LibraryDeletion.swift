@@ -52,43 +52,59 @@ public struct LibraryDeletion {
 
     /// Deletes the episode `key`'s media file and companion files for `reason` and forgets them. An
     /// episode whose media file is not deleted (not podcast's for this reason, changed since, or
-    /// the system refused) keeps its record and its companions.
+    /// the system refused) keeps its record and its companions. One that `keep` or `unsubscribe`
+    /// finds changed since podcast wrote it is the user's now: it stops being the subscription's,
+    /// so it is reported once, not at every update.
     public func deleteEpisode(_ key: EpisodeKey, for reason: FileOwnership.Reason) throws -> Outcome {
         var outcome = Outcome()
         guard let record = try store.downloadRecord(key), let path = record.path else { return outcome }
-        guard try remove(path, for: reason, into: &outcome) else { return outcome }
+        switch try ownership.remove(path, for: reason) {
+        case .removed(let bytes):
+            outcome.files.append(path)
+            outcome.bytes += bytes
+        case .absent:
+            break
+        case .refused(let refusal):
+            switch (refusal.cause, reason) {
+            case (.changed, .keep), (.changed, .unsubscribe):
+                try store.releaseFromSubscription(key)
+                outcome.problems.append(refusal.message + "; it is yours now, and no longer counted as the subscription's")
+            default:
+                outcome.problems.append(refusal.message)
+            }
+            return outcome
+        }
         try removeCompanions(of: key, for: reason, into: &outcome)
         try store.forgetDeletedDownload(key)
         if let subscription = try store.subscription(url: key.feed) {
             try store.markEpisodesDone([key.identity], of: subscription.id)
         }
-        removeFolderIfEmpty(of: path)
         return outcome
     }
 
-    /// Deletes the covers and playlists podcast wrote for the feed `feed` that are `reason`'s own.
-    public func deletePodcastFiles(of feed: String, for reason: FileOwnership.Reason) throws -> Outcome {
+    /// Deletes the covers and playlists podcast wrote for the feed `feed` for subscription
+    /// `subscription`'s updates (`unsubscribe --delete-files`); those written for downloads asked
+    /// for by hand are not its to delete, and are not even candidates.
+    public func deletePodcastFiles(of feed: String, subscription: Int) throws -> Outcome {
         var outcome = Outcome()
-        for file in try store.podcastFiles(of: feed) where try remove(file.path, for: reason, into: &outcome) {
-            try store.forgetLibraryFile(path: file.path)
-            removeFolderIfEmpty(of: file.path)
+        for file in try store.podcastFiles(of: feed) where file.subscription == subscription {
+            if try remove(file.path, for: .unsubscribe(subscription: subscription), into: &outcome) {
+                try store.forgetLibraryFile(path: file.path)
+            }
         }
         return outcome
     }
 
-    /// Deletes the file a re-fetched episode `key` had at `old.path` before its new copy went in
-    /// under another name, as `old` recorded it (the store names the new copy now), and its
+    /// Deletes the file a re-fetched episode `key` had at `earlier.path` before its new copy went
+    /// in under another name, as `earlier` recorded it (the store names the new copy now), and its
     /// companions; problems, one line each.
-    func removeReplaced(_ old: OwnedFile, of key: EpisodeKey) -> [String] {
+    func removeReplaced(_ earlier: OwnedFile, of key: EpisodeKey) -> [String] {
         var outcome = Outcome()
         do {
-            switch try ownership.remove(old.path, for: .refetch(key), recorded: old) {
-            case .refused(let why): outcome.problems.append(why)
-            case .removed, .absent: break
-            }
+            if case .refused(let refusal) = try ownership.removeEarlierCopy(earlier, of: key) { outcome.problems.append(refusal.message) }
             try removeCompanions(of: key, for: .refetch(key), into: &outcome)
         } catch {
-            outcome.problems.append("could not remove the earlier copy \(old.path): \(error)")
+            outcome.problems.append("could not remove the earlier copy \(earlier.path): \(error)")
         }
         return outcome.problems
     }
@@ -101,6 +117,8 @@ public struct LibraryDeletion {
     }
 
     /// Removes `path` through `FileOwnership`; true when it is gone (also when it already was).
+    /// Folders stay, even when empty: podcast cannot tell one it made from one the user made
+    /// (with their own mode or group for a media server).
     private func remove(_ path: String, for reason: FileOwnership.Reason, into outcome: inout Outcome) throws -> Bool {
         switch try ownership.remove(path, for: reason) {
         case .absent:
@@ -109,16 +127,9 @@ public struct LibraryDeletion {
             outcome.files.append(path)
             outcome.bytes += bytes
             return true
-        case .refused(let why):
-            outcome.problems.append(why)
+        case .refused(let refusal):
+            outcome.problems.append(refusal.message)
             return false
         }
-    }
-
-    /// Removes the folder holding `path` when nothing is left in it (a folder the user keeps
-    /// anything in stays: rmdir refuses).
-    private func removeFolderIfEmpty(of path: String) {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        rmdir(String(path[..<slash]))
     }
 }

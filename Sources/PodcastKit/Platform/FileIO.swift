@@ -11,6 +11,14 @@ public enum FileIO {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
+        try read(descriptor: descriptor, path: path, pieceSize: pieceSize, body)
+    }
+
+    /// Reads the open file `descriptor` (the file at `path`, for errors) from where it stands, in
+    /// pieces of `pieceSize` bytes, handing each to `body` until the end or until it returns false.
+    public static func read(
+        descriptor: Int32, path: String, pieceSize: Int = 64 * 1024, _ body: (UnsafeRawBufferPointer) -> Bool
+    ) throws(SystemError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -27,6 +35,33 @@ public enum FileIO {
     /// is no disk to flush to, so syncing a file there is a no-op not worth its system calls.
     public static func isInMemory(_ path: String) -> Bool {
         podcast_file_system_in_memory(path) == 1
+    }
+
+    /// Which file a name stands for: its device and inode. Two names with the same identity are one
+    /// file; a name whose identity changed now stands for another file.
+    public struct Identity: Equatable, Sendable {
+        /// The file system's device number.
+        public let device: UInt64
+        /// The file's inode number on it.
+        public let inode: UInt64
+
+        /// An identity as the store keeps it.
+        public init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// The identity of what is at `path` itself (a symbolic link's own, not its target's), or nil
+    /// when nothing is there.
+    public static func identity(ofName path: String) -> Identity? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Identity(info) : nil
     }
 
     /// The size of the regular file at `path`, or nil when there is none (or it is not a regular file).
@@ -89,8 +124,9 @@ public enum FileIO {
     }
 
     /// Writes a new file at `path` (replacing what a crash left there), mode 0644, from `pieces`.
+    /// Never through a symbolic link someone put at that name (O_NOFOLLOW: the open fails).
     public static func writeNewFile(_ path: String, from pieces: [Piece]) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         for piece in pieces {
@@ -226,7 +262,7 @@ public final class AtomicFileWriter {
     public init(destination: String) throws(SystemError) {
         self.destination = destination
         temporary = destination + ".partial-\(getpid())"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .last("open", path: temporary) }
     }
 

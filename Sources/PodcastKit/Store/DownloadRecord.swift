@@ -69,6 +69,9 @@ public struct DownloadRecord: Sendable, Equatable {
     /// The subscription whose update asked for it; nil when it was asked for by hand. Recorded with
     /// the finished file: `keep` and `unsubscribe --delete-files` remove only their own (`FileOwnership`).
     public var subscription: Int?
+    /// Which file podcast placed at `path` (device and inode), for `FileOwnership`; nil for files
+    /// placed before podcast recorded it.
+    public var fileIdentity: FileIO.Identity?
 
     /// Takes over what `earlier` knew about the partial file and the server's copy (its partial
     /// file stays this record's own), so a new attempt can continue where it stopped.

@@ -34,9 +34,14 @@ public struct LibraryFile: Sendable, Equatable {
     /// For a podcast's cover or playlist: the subscription whose update wrote it (nil: by hand). An
     /// episode's companion follows its media file's record instead (`OwnedFile.subscription`).
     public var subscription: Int?
+    /// Which file podcast placed at `path` (device and inode); nil for files placed before podcast recorded it.
+    public var fileIdentity: FileIO.Identity?
 
     /// Creates a record.
-    public init(path: String, feed: String, identity: String?, kind: Kind, bytes: Int64, sha256: String?, subscription: Int? = nil) {
+    public init(
+        path: String, feed: String, identity: String?, kind: Kind, bytes: Int64, sha256: String?, subscription: Int? = nil,
+        fileIdentity: FileIO.Identity? = nil
+    ) {
         self.path = path
         self.feed = feed
         self.identity = identity
@@ -44,5 +49,6 @@ public struct LibraryFile: Sendable, Equatable {
         self.bytes = bytes
         self.sha256 = sha256
         self.subscription = subscription
+        self.fileIdentity = fileIdentity
     }
 }

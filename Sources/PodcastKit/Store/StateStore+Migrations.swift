@@ -447,6 +447,19 @@ extension StateStore {
                 -- column is for a podcast's cover and playlist, which belong to no episode.
                 ALTER TABLE downloads ADD COLUMN subscription INTEGER;
                 ALTER TABLE library_files ADD COLUMN subscription INTEGER;
+
+                -- file_device, file_inode: which file podcast placed at the path (FileIO.Identity). A
+                -- copy of it elsewhere, or a file moved there, has the same bytes but is not the file
+                -- podcast wrote, and FileOwnership leaves it alone. NULL for files placed before.
+                ALTER TABLE downloads ADD COLUMN file_device INTEGER;
+                ALTER TABLE downloads ADD COLUMN file_inode INTEGER;
+                ALTER TABLE library_files ADD COLUMN file_device INTEGER;
+                ALTER TABLE library_files ADD COLUMN file_inode INTEGER;
+
+                -- The last subscription number given: a number is never given twice, so a download
+                -- still recorded for a subscription since removed never counts as a new one's.
+                CREATE TABLE subscription_numbers (last INTEGER NOT NULL) STRICT;
+                INSERT INTO subscription_numbers (last) SELECT COALESCE(MAX(id), 0) FROM subscriptions;
                 """
         ),
         Migration(

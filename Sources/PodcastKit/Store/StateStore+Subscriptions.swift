@@ -160,10 +160,10 @@ extension StateStore {
     /// The files `subscription`'s updates downloaded that are on record, for `keep`: never a file
     /// of the same episode asked for by hand (`FileOwnership`), with each episode's place in the
     /// order the subscription's fetches showed them (`KeepRule.File.position`).
-    public func ownFiles(of subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
+    public func filesDownloaded(bySubscription subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
         try read { () throws(SQLiteError) in
             let query = try connection.prepare("""
-                SELECT d.identity, d.path, d.published, e.first_seen, e.rowid
+                SELECT d.identity, d.path, d.published, e.first_seen, e.rowid, d.feed
                 FROM downloads AS d LEFT JOIN subscription_episodes AS e ON e.subscription = :id AND e.identity = d.identity
                 WHERE d.subscription = :id AND d.state = 'downloaded' AND d.path IS NOT NULL
                 """)
@@ -171,7 +171,7 @@ extension StateStore {
             let rows = try query.rows { row throws(SQLiteError) in
                 (file: KeepRule.File(
                     identity: try row.string(at: 0), path: try row.string(at: 1),
-                    published: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }),
+                    published: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, feed: try row.string(at: 5)),
                  seen: row.optionalDouble(at: 3), order: row.optionalInt64(at: 4))
             }
             // A later fetch's episodes first; within one fetch, the feed's order (rows are added in it).
@@ -212,8 +212,11 @@ extension StateStore {
                 return (changed, existing.isGone ? .revived : .changed)
             }
             let settings = change.applied(to: SubscriptionSettings())
+            // A new number, never one a removed subscription had (`subscription_numbers`).
+            try connection.execute("UPDATE subscription_numbers SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM subscriptions)) + 1")
             let insert = try connection.prepare("""
-                INSERT INTO subscriptions (url, title, html_url, added_at) VALUES (:url, :title, :html, :now) RETURNING id
+                INSERT INTO subscriptions (id, url, title, html_url, added_at)
+                VALUES ((SELECT last FROM subscription_numbers), :url, :title, :html, :now) RETURNING id
                 """)
             try insert.bind(url, named: ":url")
             try insert.bind(title, named: ":title")
@@ -284,6 +287,17 @@ extension StateStore {
                 triage.churned = verdict.churned ? verdict.seen.count : 0
             }
             return triage
+        }
+    }
+
+    /// Makes the file of `key` no subscription's: the user changed it, so `keep` and `unsubscribe`
+    /// stop counting it (it stays recorded, so `podcast delete` can still say why it leaves it).
+    public func releaseFromSubscription(_ key: EpisodeKey) throws(StoreError) {
+        try writeAtomically { () throws(SQLiteError) in
+            let statement = try prepared("UPDATE downloads SET subscription = NULL WHERE feed = ?1 AND identity = ?2")
+            try statement.bind(key.feed, at: 1)
+            try statement.bind(key.identity, at: 2)
+            try statement.run()
         }
     }
 

@@ -8,6 +8,9 @@ public enum KeepRule {
     public struct File: Sendable, Equatable {
         /// The episode's identity.
         public var identity: String
+        /// The feed its download record is kept under (after a move that could not carry it, an
+        /// earlier address of the subscription's); empty where no record is meant.
+        public var feed: String
         /// The finished file.
         public var path: String
         /// When the episode was published, if the feed said.
@@ -18,12 +21,16 @@ public enum KeepRule {
         public var position: Int?
 
         /// Creates one.
-        public init(identity: String, path: String, published: Date?, position: Int? = nil) {
+        public init(identity: String, path: String, published: Date?, position: Int? = nil, feed: String = "") {
             self.identity = identity
+            self.feed = feed
             self.path = path
             self.published = published
             self.position = position
         }
+
+        /// The episode whose download record this file is.
+        public var key: EpisodeKey { EpisodeKey(feed: feed, identity: identity) }
     }
 
     /// The files to delete so that the newest `keep` remain. Newest by publication date when every

@@ -196,9 +196,9 @@ public struct SubscriptionUpdate {
         let deletion = LibraryDeletion(store: store)
         for subscription in subscriptions {
             guard let keep = subscription.settings.keep else { continue }
-            let doomed = KeepRule.toDelete(try store.ownFiles(of: subscription), keep: keep)
+            let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep)
             for file in doomed {
-                let outcome = try deletion.deleteEpisode(EpisodeKey(feed: subscription.url, identity: file.identity), for: .keep(subscription: subscription.id))
+                let outcome = try deletion.deleteEpisode(file.key, for: .keep(subscription: subscription.id))
                 for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) for \(subscription.title))")) }
                 if outcome.files.contains(file.path) { report(.deleted(path: file.path, subscription: subscription)) }
             }

@@ -97,7 +97,7 @@ struct Subscribe: ParsableCommand, OutputConfigured {
     /// after the update; nil when none.
     private func keepNote(_ subscription: Subscription, status: SubscribeRendering.Row.Status, store: StateStore) throws -> String? {
         guard settings.keep != nil, status == .added || status == .changed, let keep = subscription.settings.keep else { return nil }
-        let doomed = KeepRule.toDelete(try store.ownFiles(of: subscription), keep: keep).count
+        let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep).count
         guard doomed > 0 else { return nil }
         return "keep \(keep): the next update may delete \(Plural.count(doomed, "file")) podcast downloaded for \"\(subscription.title)\" "
             + "(the oldest beyond the newest \(keep))"

@@ -39,13 +39,13 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
             var deleted = 0
             if deleteFiles {
                 var problems: [String] = []
-                for file in try store.ownFiles(of: subscription) {
+                for file in try store.filesDownloaded(bySubscription: subscription) {
                     let outcome = try deletion.deleteEpisode(
-                        EpisodeKey(feed: subscription.url, identity: file.identity), for: .unsubscribe(subscription: subscription.id))
+                        file.key, for: .unsubscribe(subscription: subscription.id))
                     problems += outcome.problems
                     deleted += outcome.files.count
                 }
-                let podcastFiles = try deletion.deletePodcastFiles(of: subscription.url, for: .unsubscribe(subscription: subscription.id))
+                let podcastFiles = try deletion.deletePodcastFiles(of: subscription.url, subscription: subscription.id)
                 deleted += podcastFiles.files.count
                 for problem in problems + podcastFiles.problems {
                     context.console.error("\(problem)")

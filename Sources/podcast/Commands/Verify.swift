@@ -9,10 +9,11 @@ struct Verify: ParsableCommand {
         discussion: """
             Without <selection>, every episode podcast downloaded is checked; with one (3, 1-5, \
             all… over the last listing), those. A damaged or missing episode is marked so that \
-            podcast resume (or podcast download N) fetches it again; the damaged file stays until \
-            a complete, checked copy replaces it. A damaged or missing companion file is fetched \
-            again by the next podcast download of its episode. Exit code 1 when any file is \
-            damaged or missing.
+            podcast resume (or podcast download N) fetches it again. A damaged file is no longer \
+            the file podcast wrote, so podcast never deletes or overwrites it: the fresh copy takes \
+            a free name beside it (Title (2).mp3), and the damaged one is yours to remove. A missing \
+            companion file is fetched again by the next podcast download of its episode; a damaged \
+            one is left as it is. Exit code 1 when any file is damaged or missing.
 
             Examples:
               podcast verify
@@ -64,7 +65,7 @@ struct Verify: ParsableCommand {
         let media = bad.filter(\.isMedia).count
         context.console.message("checked \(Plural.count(findings.count, "file")): \(findings.count - bad.count) intact, "
             + "\(bad.filter { $0.verdict == .missing }.count) missing, \(bad.filter { $0.verdict != .missing }.count) damaged"
-            + (media > 0 ? "; podcast resume fetches the \(Plural.count(media, "episode")) again" : ""))
+            + (media > 0 ? "; podcast resume fetches the \(Plural.count(media, "episode")) again, beside any damaged copy" : ""))
         if !bad.isEmpty { throw ExitCode(ExitStatus.operationFailed) }
     }
 

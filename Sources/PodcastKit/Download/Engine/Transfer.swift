@@ -73,7 +73,7 @@ final class Transfer {
         self.limiter = limiter
         limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
         let offset = request.resume?.offset ?? 0
-        descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
         }

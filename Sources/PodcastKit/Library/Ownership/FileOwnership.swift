@@ -28,14 +28,42 @@ public struct FileOwnership {
         case podcastFile(feed: String, LibraryFile.Kind)
     }
 
+    /// Why a file is left alone: what kind of reason, and one line for the user naming the path.
+    public struct Refusal: Sendable, Equatable, CustomStringConvertible {
+        /// What kind of reason.
+        public enum Cause: Sendable, Equatable {
+            /// podcast did not write it (no record names it, or it is no regular file).
+            case notPodcasts
+            /// podcast wrote it, but for another episode, podcast, subscription or a hand download.
+            case notForThisReason
+            /// podcast wrote it, and it has changed since (or podcast kept no digest to tell).
+            case changed
+            /// It is podcast's, but the system refused to delete it.
+            case failed
+        }
+
+        /// What kind of reason.
+        public var cause: Cause
+        /// One line for the user: `left <path> in place: <why>`.
+        public var message: String
+
+        /// Creates one.
+        public init(_ cause: Cause, _ message: String) {
+            self.cause = cause
+            self.message = message
+        }
+
+        public var description: String { message }
+    }
+
     /// What is at a path, to the reason at hand.
     public enum Verdict: Sendable, Equatable {
         /// Nothing is there.
         case absent
         /// podcast's, unchanged, and the reason is its own.
         case owned(OwnedFile)
-        /// Someone else's, or not for this reason: why, one line naming the path.
-        case refused(String)
+        /// Someone else's, changed, or not for this reason.
+        case refused(Refusal)
     }
 
     /// What a removal did.
@@ -44,8 +72,8 @@ public struct FileOwnership {
         case removed(bytes: Int64)
         /// Nothing was there.
         case absent
-        /// Left in place: why, one line.
-        case refused(String)
+        /// Left in place, and why.
+        case refused(Refusal)
     }
 
     let store: StateStore
@@ -57,39 +85,66 @@ public struct FileOwnership {
 
     /// What the file at `path` is to `reason`, by the store's record of it.
     public func verdict(_ path: String, for reason: Reason) throws -> Verdict {
-        try verdict(path, recorded: { () throws -> OwnedFile? in try store.ownedFile(path: path) }, for: reason)
+        try check(path, recorded: try store.ownedFile(path: path), for: reason).verdict
     }
 
-    /// What the file at `path` is to `reason`, by `recorded`: the store's record, or one read before
-    /// the store moved on (an episode fetched again under a new name, whose record now names that).
-    func verdict(_ path: String, recorded: () throws -> OwnedFile?, for reason: Reason) throws -> Verdict {
+    /// What the file at `path` is to `reason`, by `recorded`, and which file was checked: the
+    /// digest is taken of the file as opened (never through a symbolic link, never waiting on a
+    /// FIFO someone put there), so a deletion can make sure the name still stands for that file.
+    private func check(_ path: String, recorded: OwnedFile?, for reason: Reason) throws -> (verdict: Verdict, checked: FileIO.Identity?) {
+        func refused(_ cause: Refusal.Cause, _ why: String) -> (Verdict, FileIO.Identity?) {
+            (.refused(Refusal(cause, "left \(path) in place: \(why)")), nil)
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else {
             guard errno == ENOENT || errno == ENOTDIR else { throw SystemError.last("lstat", path: path) }
-            return .absent
+            return (.absent, nil)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a regular file"
-            return .refused("left \(path) in place: it is \(what), so podcast did not write it")
+            return refused(.notPodcasts, "it is \((info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a regular file"), so podcast did not write it")
         }
-        guard let owned = try recorded(), owned.path == path else {
-            return .refused("left \(path) in place: podcast did not write it")
+        guard let owned = recorded, owned.path == path else { return refused(.notPodcasts, "podcast did not write it") }
+        if let refusal = Self.refusal(of: owned, for: reason) { return refused(.notForThisReason, refusal) }
+        if let bytes = owned.bytes, Int64(info.st_size) != bytes {
+            return refused(.changed, "it has \(info.st_size) bytes, not the \(bytes) podcast wrote, so it was changed since")
         }
-        if let refusal = Self.refusal(of: owned, for: reason) { return .refused("left \(path) in place: \(refusal)") }
-        let size = Int64(info.st_size)
-        if let bytes = owned.bytes, size != bytes {
-            return .refused("left \(path) in place: it has \(size) bytes, not the \(bytes) podcast wrote, so it was changed since")
+        // A size alone cannot tell an edit that kept it (a fixed typo in a tag): only the digest can.
+        guard let digest = owned.sha256 else {
+            return refused(.changed, "podcast kept no digest of it (an older version wrote it), so it cannot tell whether it changed")
         }
-        guard owned.bytes != nil || owned.sha256 != nil else {
-            return .refused("left \(path) in place: podcast has no size or digest of it to tell whether it changed")
+        guard let opened = try Self.digest(ofRegularFile: path) else {
+            return refused(.notPodcasts, "it is no longer a regular file, so podcast did not write it")
         }
-        if let recorded = owned.sha256 {
-            let found = SHA2.hex(try SHA2.digest(ofFile: path, .sha256))
-            guard found == recorded else {
-                return .refused("left \(path) in place: its contents changed since podcast wrote it")
-            }
+        // The same bytes in another file (a copy in a folder linked in place of podcast's, a file
+        // moved there) are not the file podcast wrote.
+        if let placed = owned.identity, placed != opened.identity {
+            return refused(.changed, "it is not the file podcast placed there (a copy, or a file moved there)")
         }
-        return .owned(owned)
+        if let bytes = owned.bytes, opened.size != bytes {
+            return refused(.changed, "it has \(opened.size) bytes, not the \(bytes) podcast wrote, so it was changed since")
+        }
+        guard opened.sha256 == digest else { return refused(.changed, "its contents changed since podcast wrote it") }
+        return (.owned(owned), opened.identity)
+    }
+
+    /// The SHA-256 of the regular file at `path`, with its size and identity as opened; nil when
+    /// what is there now is a symbolic link or no regular file.
+    private static func digest(ofRegularFile path: String) throws -> (identity: FileIO.Identity, size: Int64, sha256: String)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ELOOP || errno == ENXIO || errno == ENOENT { return nil }
+            throw SystemError.last("open", path: path)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw SystemError.last("fstat", path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var hasher = SHA2(.sha256)
+        try FileIO.read(descriptor: descriptor, path: path, pieceSize: 256 * 1024) { piece in
+            hasher.update(piece)
+            return true
+        }
+        return (FileIO.Identity(info), Int64(info.st_size), SHA2.hex(hasher.finish()))
     }
 
     /// Why `reason` is not `file`'s own, or nil when it is. Pure: the rule itself.
@@ -100,8 +155,8 @@ public struct FileOwnership {
         case .keep(let id), .unsubscribe(let id):
             guard file.subscription == id else {
                 return file.subscription == nil
-                    ? "it was downloaded by hand, not by this subscription's updates"
-                    : "it was downloaded by another subscription's updates"
+                    ? "podcast wrote it for a download asked for by hand, not for this subscription's updates"
+                    : "podcast wrote it for another subscription's updates"
             }
             return nil
         case .refetch(let key):
@@ -117,20 +172,38 @@ public struct FileOwnership {
         }
     }
 
-    /// Removes the file at `path` if it is podcast's for `reason` (by `recorded`, when the store no
-    /// longer names it). Its record stays for the caller to forget: an episode's deletion is also
-    /// remembered (`StateStore.forgetDeletedDownload`).
-    public func remove(_ path: String, for reason: Reason, recorded: OwnedFile? = nil) throws -> Removal {
-        let found = try recorded.map { file in try verdict(path, recorded: { file }, for: reason) } ?? verdict(path, for: reason)
-        switch found {
+    /// Removes the file at `path` if it is podcast's for `reason`. Its record stays for the caller
+    /// to forget: an episode's deletion is also remembered (`StateStore.forgetDeletedDownload`).
+    public func remove(_ path: String, for reason: Reason) throws -> Removal {
+        try remove(path, checked: try check(path, recorded: try store.ownedFile(path: path), for: reason))
+    }
+
+    /// Removes the earlier copy of an episode fetched again under a new name, as `earlier` (read
+    /// before the new copy's record replaced it) describes it: only while no record names that
+    /// path again (another episode may have taken the free name meanwhile).
+    public func removeEarlierCopy(_ earlier: OwnedFile, of key: EpisodeKey) throws -> Removal {
+        if try store.ownedFile(path: earlier.path) != nil {
+            return .refused(Refusal(.notForThisReason, "left \(earlier.path) in place: another of podcast's files has that name now"))
+        }
+        return try remove(earlier.path, checked: try check(earlier.path, recorded: earlier, for: .refetch(key)))
+    }
+
+    private func remove(_ path: String, checked: (verdict: Verdict, checked: FileIO.Identity?)) throws -> Removal {
+        switch checked.verdict {
         case .absent:
             return .absent
         case .refused(let why):
             return .refused(why)
-        case .owned:
-            let size = FileIO.regularFileSize(path) ?? 0
+        case .owned(let file):
+            // The name must still stand for the file whose digest was just taken: one renamed over
+            // it meanwhile (a tagger saving, a sync tool) is someone else's.
+            guard let identity = checked.checked, FileIO.identity(ofName: path) == identity else {
+                return .refused(Refusal(.changed, "left \(path) in place: it was replaced while podcast checked it"))
+            }
+            let size = file.bytes ?? FileIO.regularFileSize(path) ?? 0
             guard unlink(path) == 0 || errno == ENOENT else {
-                return .refused("could not delete \(path): \(SystemError.last("unlink", path: path).reason); delete it yourself")
+                let reason = SystemError.last("unlink", path: path).reason
+                return .refused(Refusal(.failed, "could not delete \(path): \(reason); delete it yourself"))
             }
             return .removed(bytes: size)
         }
@@ -140,10 +213,14 @@ public struct FileOwnership {
     /// there only when that is podcast's for `reason`, else only where nothing is. Returns why it
     /// was not placed (`source` is then left for the caller to remove), or nil when it was.
     public func place(_ source: String, at destination: String, for reason: Reason) throws -> String? {
-        switch try verdict(destination, for: reason) {
+        let checked = try check(destination, recorded: try store.ownedFile(path: destination), for: reason)
+        switch checked.verdict {
         case .refused(let why):
-            return why
+            return why.message
         case .owned:
+            guard let identity = checked.checked, FileIO.identity(ofName: destination) == identity else {
+                return "left \(destination) in place: it was replaced while podcast checked it"
+            }
             guard rename(source, destination) == 0 else { throw SystemError.last("rename", path: destination) }
             return nil
         case .absent:
