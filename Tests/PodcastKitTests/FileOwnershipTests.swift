@@ -133,13 +133,13 @@ import Testing
     }
 
     @Test func theRuleItselfNamesWhyAReasonIsNotTheFilesOwn() {
-        let media = OwnedFile(path: "/e/a.mp3", role: .media(Self.key), bytes: 1, sha256: nil, subscription: 3)
+        let media = RecordedFile(path: "/e/a.mp3", role: .media(Self.key), bytes: 1, sha256: nil, subscription: 3)
         #expect(FileOwnership.refusal(of: media, for: .delete) == nil)
         #expect(FileOwnership.refusal(of: media, for: .keep(subscription: 3)) == nil)
         #expect(FileOwnership.refusal(of: media, for: .refetch(Self.key)) == nil)
         #expect(FileOwnership.refusal(of: media, for: .refetch(EpisodeKey(feed: Self.feed, identity: "g2"))) != nil)
         #expect(FileOwnership.refusal(of: media, for: .companion(Self.key, .info)) != nil)
-        let companion = OwnedFile(path: "/e/a.srt", role: .companion(Self.key, .transcript), bytes: 1, sha256: nil, subscription: nil)
+        let companion = RecordedFile(path: "/e/a.srt", role: .companion(Self.key, .transcript), bytes: 1, sha256: nil, subscription: nil)
         #expect(FileOwnership.refusal(of: companion, for: .refetch(Self.key)) == nil, "a re-fetch replaces its companions too")
         #expect(FileOwnership.refusal(of: companion, for: .keep(subscription: 3)) != nil)
     }
@@ -147,7 +147,7 @@ import Testing
     @Test func aRecordWithoutADigestCannotVouchForAFile() throws {
         let (store, directory, path) = try home()
         defer { withExtendedLifetime(directory) {} }
-        let unknown = OwnedFile(path: path, role: .media(Self.key), bytes: Int64(Self.audio.count), sha256: nil, subscription: nil)
+        let unknown = RecordedFile(path: path, role: .media(Self.key), bytes: Int64(Self.audio.count), sha256: nil, subscription: nil)
         let removal = try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
         #expect(removal.message == "left \(path) in place: another of podcast's files has that name now", "the store names it")
         try store.forgetDeletedDownload(Self.key)

@@ -91,7 +91,7 @@ import Testing
         // Episode g2 now holds X.mp3, recorded as podcast placed it.
         try Self.record(path, identity: "g2", in: store)
         // g1's old copy was X.mp3 with the same bytes, as the finishing read it before g1 moved to Y.mp3.
-        let stale = OwnedFile(path: path, role: .media(Self.key), bytes: nil, sha256: SHA2.hex(try SHA2.digest(ofFile: path, .sha256)), subscription: nil)
+        let stale = RecordedFile(path: path, role: .media(Self.key), bytes: nil, sha256: SHA2.hex(try SHA2.digest(ofFile: path, .sha256)), subscription: nil)
 
         let problems = LibraryDeletion(store: store).removeReplaced(stale, of: Self.key)
 

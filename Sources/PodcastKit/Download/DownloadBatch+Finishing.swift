@@ -32,14 +32,14 @@ extension DownloadBatch {
                 perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
             }
         }
-        var placed: [(id: Int, path: String, replaced: OwnedFile?)] = []
+        var placed: [(id: Int, path: String, replaced: RecordedFile?)] = []
         var recorded: Set<Int> = []
         do {
             try store.transaction {
                 for (done, file) in placing {
                     guard let download = active[done.id] else { continue }
                     // What the store says of the earlier copy, read before the new one's record replaces it.
-                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.ownedFile(path: path) }
+                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.recordedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     var placedFile = file
                     placedFile.identity = FileIO.identity(ofName: path)
@@ -182,7 +182,7 @@ extension DownloadBatch {
     /// Removes the file a re-fetched episode had under another name (the template or its values
     /// changed, or the user changed the old copy, which then stays), with its companions: the new
     /// copy replaces it, also in the podcast's playlists.
-    private func removeReplaced(_ old: OwnedFile, of item: DownloadItem, report: (DownloadUpdate) -> Void) {
+    private func removeReplaced(_ old: RecordedFile, of item: DownloadItem, report: (DownloadUpdate) -> Void) {
         let problems = LibraryDeletion(store: store).removeReplaced(old, of: item.key) + Playlist.refresh(feed: item.feed, store: store)
         for problem in problems { report(.warning(item, problem)) }
     }

@@ -40,8 +40,8 @@ struct EpisodePlacement {
                 if try ownership.place(partial, at: path, for: .refetch(download.item.key)) == nil { return path }
                 continue
             }
-            guard try store.ownedFile(path: path) == nil,
-                try !store.hasMediaFile(stem: Self.stem(of: path), other: download.item.key)
+            guard try store.recordedFile(path: path) == nil,
+                try !store.hasMediaFile(stem: Self.stem(of: path), excluding: download.item.key)
             else { continue }
             if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
         }

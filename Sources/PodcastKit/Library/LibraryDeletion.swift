@@ -98,7 +98,7 @@ public struct LibraryDeletion {
     /// Deletes the file a re-fetched episode `key` had at `earlier.path` before its new copy went
     /// in under another name, as `earlier` recorded it (the store names the new copy now), and its
     /// companions; problems, one line each.
-    func removeReplaced(_ earlier: OwnedFile, of key: EpisodeKey) -> [String] {
+    func removeReplaced(_ earlier: RecordedFile, of key: EpisodeKey) -> [String] {
         var outcome = Outcome()
         do {
             if case .refused(let refusal) = try ownership.removeEarlierCopy(earlier, of: key) { outcome.problems.append(refusal.message) }

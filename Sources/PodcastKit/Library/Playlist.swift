@@ -56,7 +56,7 @@ enum Playlist {
         while destination == nil {
             let candidate = folder + "/" + fileName(podcastTitle: podcastTitle, portable: portable, attempt: attempt)
             attempt += 1
-            if access(candidate, F_OK) != 0, try store.ownedFile(path: candidate) == nil { destination = candidate }
+            if access(candidate, F_OK) != 0, try store.recordedFile(path: candidate) == nil { destination = candidate }
         }
         return try write(feed: feed, to: destination ?? folder, subscription: subscription ?? recorded?.subscription, store: store)
     }

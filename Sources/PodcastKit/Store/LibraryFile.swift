@@ -32,7 +32,7 @@ public struct LibraryFile: Sendable, Equatable {
     /// Its SHA-256 (lowercase hex) when podcast wrote it.
     public var sha256: String?
     /// For a podcast's cover or playlist: the subscription whose update wrote it (nil: by hand). An
-    /// episode's companion follows its media file's record instead (`OwnedFile.subscription`).
+    /// episode's companion follows its media file's record instead (`RecordedFile.subscription`).
     public var subscription: Int?
     /// Which file podcast placed at `path` (device and inode); nil for files placed before podcast recorded it.
     public var fileIdentity: FileIO.Identity?

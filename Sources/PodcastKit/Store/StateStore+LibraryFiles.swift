@@ -30,16 +30,6 @@ extension StateStore {
         }
     }
 
-    /// The record of the file at `path`, if podcast wrote it. Asked for every episode a batch
-    /// places, so its statement is compiled once.
-    public func libraryFileOwner(path: String) throws(StoreError) -> LibraryFile? {
-        try read { () throws(SQLiteError) in
-            let query = try prepared("SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files WHERE path = ?1")
-            try query.bind(path, at: 1)
-            return try query.firstRow(Self.libraryFile)
-        }
-    }
-
     /// The companion files of the episode `key`.
     public func libraryFiles(of key: EpisodeKey) throws(StoreError) -> [LibraryFile] {
         try read { () throws(SQLiteError) in
@@ -83,15 +73,15 @@ extension StateStore {
     /// What the store says of the file at `path`, if podcast wrote it: an episode's media file, an
     /// episode's companion (whose subscription is its media file's), or a podcast's own file.
     /// `FileOwnership` decides with it.
-    public func ownedFile(path: String) throws(StoreError) -> OwnedFile? {
-        try read { () throws(SQLiteError) -> OwnedFile? in
+    public func recordedFile(path: String) throws(StoreError) -> RecordedFile? {
+        try read { () throws(SQLiteError) -> RecordedFile? in
             let media = try prepared("SELECT feed, identity, state, bytes, sha256, subscription, file_device, file_inode FROM downloads WHERE path = ?1")
             try media.bind(path, at: 1)
-            if let file = try media.firstRow({ row throws(SQLiteError) -> OwnedFile in
+            if let file = try media.firstRow({ row throws(SQLiteError) -> RecordedFile in
                 let key = EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1))
                 // Only a finished record's bytes are its file's: a claimed one counts the new copy's.
                 let finished = try row.string(at: 2) == DownloadRecord.State.downloaded.rawValue
-                return OwnedFile(
+                return RecordedFile(
                     path: path, role: .media(key), bytes: finished ? row.optionalInt64(at: 3) : nil, sha256: row.optionalString(at: 4),
                     subscription: row.optionalInt(at: 5),
                     identity: StateStore.fileIdentity(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7)))
@@ -105,24 +95,24 @@ extension StateStore {
                 WHERE l.path = ?1
                 """)
             try other.bind(path, at: 1)
-            return try other.firstRow { row throws(SQLiteError) -> OwnedFile in
+            return try other.firstRow { row throws(SQLiteError) -> RecordedFile in
                 let kind = try row.string(at: 2)
                 guard let known = LibraryFile.Kind(rawValue: kind) else {
                     throw SQLiteError(code: SQLITE_CORRUPT, message: "unknown library file kind '\(kind)'")
                 }
                 let feed = try row.string(at: 0)
-                let role: OwnedFile.Role = row.optionalString(at: 1).map { .companion(EpisodeKey(feed: feed, identity: $0), known) }
+                let role: RecordedFile.Role = row.optionalString(at: 1).map { .companion(EpisodeKey(feed: feed, identity: $0), known) }
                     ?? .podcastFile(feed: feed, known)
-                return OwnedFile(
+                return RecordedFile(
                     path: path, role: role, bytes: try row.int64(at: 3), sha256: row.optionalString(at: 4), subscription: row.optionalInt(at: 5),
                     identity: StateStore.fileIdentity(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7)))
             }
         }
     }
 
-    /// True when an episode other than `other` has its media file at `stem` plus one extension
+    /// True when an episode other than `excluded` has its media file at `stem` plus one extension
     /// (`stem.mp3` for the stem of `stem.m4a`): its companions would have the same names.
-    public func hasMediaFile(stem: String, other: EpisodeKey) throws(StoreError) -> Bool {
+    public func hasMediaFile(stem: String, excluding excluded: EpisodeKey) throws(StoreError) -> Bool {
         try read { () throws(SQLiteError) -> Bool in
             // Every path that starts with "stem.", as a range ('/' follows '.'), then checked for one extension.
             let query = try prepared("SELECT path, feed, identity FROM downloads WHERE path >= ?1 AND path < ?2")
@@ -132,7 +122,7 @@ extension StateStore {
                 (path: try row.string(at: 0), key: EpisodeKey(feed: try row.string(at: 1), identity: try row.string(at: 2)))
             }
             return found.contains { entry in
-                entry.key != other && !entry.path.dropFirst(stem.count + 1).contains { $0 == "." || $0 == "/" }
+                entry.key != excluded && !entry.path.dropFirst(stem.count + 1).contains { $0 == "." || $0 == "/" }
             }
         }
     }

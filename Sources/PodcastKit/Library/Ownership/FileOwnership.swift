@@ -61,7 +61,7 @@ public struct FileOwnership {
         /// Nothing is there.
         case absent
         /// podcast's, unchanged, and the reason is its own.
-        case owned(OwnedFile)
+        case owned(RecordedFile)
         /// Someone else's, changed, or not for this reason.
         case refused(Refusal)
     }
@@ -85,13 +85,13 @@ public struct FileOwnership {
 
     /// What the file at `path` is to `reason`, by the store's record of it.
     public func verdict(_ path: String, for reason: Reason) throws -> Verdict {
-        try check(path, recorded: try store.ownedFile(path: path), for: reason).verdict
+        try check(path, recorded: try store.recordedFile(path: path), for: reason).verdict
     }
 
     /// What the file at `path` is to `reason`, by `recorded`, and which file was checked: the
     /// digest is taken of the file as opened (never through a symbolic link, never waiting on a
     /// FIFO someone put there), so a deletion can make sure the name still stands for that file.
-    private func check(_ path: String, recorded: OwnedFile?, for reason: Reason) throws -> (verdict: Verdict, checked: FileIO.Identity?) {
+    private func check(_ path: String, recorded: RecordedFile?, for reason: Reason) throws -> (verdict: Verdict, checked: FileIO.Identity?) {
         func refused(_ cause: Refusal.Cause, _ why: String) -> (Verdict, FileIO.Identity?) {
             (.refused(Refusal(cause, "left \(path) in place: \(why)")), nil)
         }
@@ -148,7 +148,7 @@ public struct FileOwnership {
     }
 
     /// Why `reason` is not `file`'s own, or nil when it is. Pure: the rule itself.
-    static func refusal(of file: OwnedFile, for reason: Reason) -> String? {
+    static func refusal(of file: RecordedFile, for reason: Reason) -> String? {
         switch reason {
         case .delete:
             return nil
@@ -175,14 +175,14 @@ public struct FileOwnership {
     /// Removes the file at `path` if it is podcast's for `reason`. Its record stays for the caller
     /// to forget: an episode's deletion is also remembered (`StateStore.forgetDeletedDownload`).
     public func remove(_ path: String, for reason: Reason) throws -> Removal {
-        try remove(path, checked: try check(path, recorded: try store.ownedFile(path: path), for: reason))
+        try remove(path, checked: try check(path, recorded: try store.recordedFile(path: path), for: reason))
     }
 
     /// Removes the earlier copy of an episode fetched again under a new name, as `earlier` (read
     /// before the new copy's record replaced it) describes it: only while no record names that
     /// path again (another episode may have taken the free name meanwhile).
-    public func removeEarlierCopy(_ earlier: OwnedFile, of key: EpisodeKey) throws -> Removal {
-        if try store.ownedFile(path: earlier.path) != nil {
+    public func removeEarlierCopy(_ earlier: RecordedFile, of key: EpisodeKey) throws -> Removal {
+        if try store.recordedFile(path: earlier.path) != nil {
             return .refused(Refusal(.notForThisReason, "left \(earlier.path) in place: another of podcast's files has that name now"))
         }
         return try remove(earlier.path, checked: try check(earlier.path, recorded: earlier, for: .refetch(key)))
@@ -213,7 +213,7 @@ public struct FileOwnership {
     /// there only when that is podcast's for `reason`, else only where nothing is. Returns why it
     /// was not placed (`source` is then left for the caller to remove), or nil when it was.
     public func place(_ source: String, at destination: String, for reason: Reason) throws -> String? {
-        let checked = try check(destination, recorded: try store.ownedFile(path: destination), for: reason)
+        let checked = try check(destination, recorded: try store.recordedFile(path: destination), for: reason)
         switch checked.verdict {
         case .refused(let why):
             return why.message

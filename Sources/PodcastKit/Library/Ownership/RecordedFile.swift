@@ -1,6 +1,6 @@
 /// What the store says of a file podcast wrote: enough to tell whether it is still the file podcast
 /// wrote, and whether the reason at hand is its own (`FileOwnership`).
-public struct OwnedFile: Sendable, Equatable {
+public struct RecordedFile: Sendable, Equatable {
     /// What the file is to podcast.
     public enum Role: Sendable, Equatable {
         /// An episode's media file.
