@@ -115,8 +115,8 @@ struct FeedRound {
                     let action = machines[fetch.refresh].answered(answer)
                     var body = fetch.path
                     if case .end(.failed) = action {
-                        // Refused (it redirected onto another subscription's feed): not even the
-                        // cache keeps it under this feed's address.
+                        // Ownership: this round's own temporary feed file. Refused (it redirected onto
+                        // another subscription's feed): not even the cache keeps it under this feed's address.
                         unlink(fetch.path)
                     } else if wholeFirstPage {
                         // The cached body is replaced now; its validators are stored with the episodes.
