@@ -109,7 +109,7 @@ extension DownloadBatch {
         // podcast wrote (`FileOwnership`).
         record.path = previous?.path
         record.sha256 = previous?.sha256
-        record.fileIdentity = previous?.fileIdentity
+        record.fileStamp = previous?.fileStamp
         let partialPath = record.resume.partialPath ?? ""
         let filing = filing(for: item, report: report)
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).

@@ -146,7 +146,7 @@ extension DownloadBatch {
             return refused
         }
         var placed = file
-        placed.fileIdentity = FileIO.identity(ofName: file.path)
+        placed.fileStamp = FileIO.stamp(ofName: file.path)
         do {
             try store.saveLibraryFile(placed)
         } catch {

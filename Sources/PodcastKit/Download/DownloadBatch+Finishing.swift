@@ -42,7 +42,7 @@ extension DownloadBatch {
                     let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.recordedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     var placedFile = file
-                    placedFile.identity = FileIO.identity(ofName: path)
+                    placedFile.stamp = FileIO.stamp(ofName: path)
                     active[done.id]?.placed(at: path, by: done, file: placedFile)
                     if let record = active[done.id]?.record { try store.saveDownloaded(record) }
                     placed.append((done.id, path, replaced?.path == path ? nil : replaced))
@@ -217,8 +217,8 @@ struct FinishedFile: Equatable {
     /// The file that goes into place: the partial file, its tagged copy, or the partial file
     /// moved to the name of that copy with its tags spliced in.
     var source: String
-    /// Which file it is once in place (`FileOwnership` checks it is still that one).
-    var identity: FileIO.Identity?
+    /// Which file it is once in place, and its ctime then (`FileOwnership` checks it is still that one).
+    var stamp: FileIO.Stamp?
 }
 
 extension DownloadRecord {
@@ -228,7 +228,7 @@ extension DownloadRecord {
         state = .downloaded
         self.path = path
         sha256 = file.sha256
-        fileIdentity = file.identity
+        fileStamp = file.stamp
         resume.partialPath = nil
         error = nil
         effectiveURL = done.effectiveURL

@@ -87,7 +87,7 @@ enum Playlist {
         contents.withUnsafeBytes { digest.update($0) }
         try store.saveLibraryFile(LibraryFile(
             path: destination, feed: feed, identity: nil, kind: .playlist, bytes: Int64(contents.count), sha256: SHA2.hex(digest.finish()),
-            subscription: subscription, fileIdentity: FileIO.identity(ofName: destination)))
+            subscription: subscription, fileStamp: FileIO.stamp(ofName: destination)))
         return nil
     }
 

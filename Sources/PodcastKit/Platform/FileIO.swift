@@ -37,31 +37,41 @@ public enum FileIO {
         podcast_file_system_in_memory(path) == 1
     }
 
-    /// Which file a name stands for: its device and inode. Two names with the same identity are one
-    /// file; a name whose identity changed now stands for another file.
-    public struct Identity: Equatable, Sendable {
+    /// Which file a name stands for (its device and inode) and when it last changed (its ctime, in
+    /// nanoseconds: every write, truncation, rename or chmod moves it, and no one can set it back).
+    /// Two stamps of the same file with the same ctime mean the file was not touched in between.
+    public struct Stamp: Equatable, Sendable {
         /// The file system's device number.
         public let device: UInt64
         /// The file's inode number on it.
         public let inode: UInt64
+        /// Its status change time, nanoseconds since 1970.
+        public let changed: Int64
 
-        /// An identity as the store keeps it.
-        public init(device: UInt64, inode: UInt64) {
+        /// A stamp as the store keeps it.
+        public init(device: UInt64, inode: UInt64, changed: Int64) {
             self.device = device
             self.inode = inode
+            self.changed = changed
         }
 
         init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
+            changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
+        }
+
+        /// True when both stamps are of one file, changed or not.
+        public func isSameFile(as other: Stamp) -> Bool {
+            device == other.device && inode == other.inode
         }
     }
 
-    /// The identity of what is at `path` itself (a symbolic link's own, not its target's), or nil
+    /// The stamp of what is at `path` itself (a symbolic link's own, not its target's), or nil
     /// when nothing is there.
-    public static func identity(ofName path: String) -> Identity? {
+    public static func stamp(ofName path: String) -> Stamp? {
         var info = stat()
-        return lstat(path, &info) == 0 ? Identity(info) : nil
+        return lstat(path, &info) == 0 ? Stamp(info) : nil
     }
 
     /// The size of the regular file at `path`, or nil when there is none (or it is not a regular file).

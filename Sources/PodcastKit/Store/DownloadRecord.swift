@@ -71,7 +71,7 @@ public struct DownloadRecord: Sendable, Equatable {
     public var subscription: Int?
     /// Which file podcast placed at `path` (device and inode), for `FileOwnership`; nil for files
     /// placed before podcast recorded it.
-    public var fileIdentity: FileIO.Identity?
+    public var fileStamp: FileIO.Stamp?
 
     /// Takes over what `earlier` knew about the partial file and the server's copy (its partial
     /// file stays this record's own), so a new attempt can continue where it stopped.

@@ -35,12 +35,12 @@ public struct LibraryFile: Sendable, Equatable {
     /// episode's companion follows its media file's record instead (`RecordedFile.subscription`).
     public var subscription: Int?
     /// Which file podcast placed at `path` (device and inode); nil for files placed before podcast recorded it.
-    public var fileIdentity: FileIO.Identity?
+    public var fileStamp: FileIO.Stamp?
 
     /// Creates a record.
     public init(
         path: String, feed: String, identity: String?, kind: Kind, bytes: Int64, sha256: String?, subscription: Int? = nil,
-        fileIdentity: FileIO.Identity? = nil
+        fileStamp: FileIO.Stamp? = nil
     ) {
         self.path = path
         self.feed = feed
@@ -49,6 +49,6 @@ public struct LibraryFile: Sendable, Equatable {
         self.bytes = bytes
         self.sha256 = sha256
         self.subscription = subscription
-        self.fileIdentity = fileIdentity
+        self.fileStamp = fileStamp
     }
 }

@@ -131,7 +131,7 @@ extension StateStore {
                     claimed.adoptResumeData(of: existing)
                     claimed.path = existing.path
                     claimed.sha256 = existing.sha256
-                    claimed.fileIdentity = existing.fileIdentity
+                    claimed.fileStamp = existing.fileStamp
                     if existing.state == .downloaded {
                         // A finished file is never continued: the new copy starts from byte 0.
                         claimed.bytes = 0
@@ -163,7 +163,7 @@ extension StateStore {
                 UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
                     last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
-                    speed = NULL, updated_at = ?8, sha256 = ?9, subscription = ?10, file_device = ?11, file_inode = ?12
+                    speed = NULL, updated_at = ?8, sha256 = ?9, subscription = ?10, file_device = ?11, file_inode = ?12, file_changed = ?13
                 WHERE feed = ?1 AND identity = ?2
                 """)
             try statement.bind(record.feed, at: 1)
@@ -176,8 +176,9 @@ extension StateStore {
             try statement.bind(Date().timeIntervalSince1970, at: 8)
             try statement.bind(record.sha256, at: 9)
             try statement.bind(record.subscription, at: 10)
-            try statement.bind(record.fileIdentity.map { Int64(bitPattern: $0.device) }, at: 11)
-            try statement.bind(record.fileIdentity.map { Int64(bitPattern: $0.inode) }, at: 12)
+            try statement.bind(record.fileStamp.map { Int64(bitPattern: $0.device) }, at: 11)
+            try statement.bind(record.fileStamp.map { Int64(bitPattern: $0.inode) }, at: 12)
+            try statement.bind(record.fileStamp?.changed, at: 13)
             try statement.run()
             if connection.changes == 0 { try upsertDownload(record) }
         }
@@ -242,7 +243,7 @@ extension StateStore {
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
         durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library, subscription,
-        file_device, file_inode
+        file_device, file_inode, file_changed
         """
 
     /// How many columns `downloadColumns` names: a query that selects more after them reads those from here.
@@ -287,14 +288,14 @@ extension StateStore {
         record.sha256 = row.optionalString(at: 27)
         record.library = row.optionalString(at: 28).map(LibrarySettings.init(stored:))
         record.subscription = row.optionalInt(at: 29)
-        record.fileIdentity = StateStore.fileIdentity(device: row.optionalInt64(at: 30), inode: row.optionalInt64(at: 31))
+        record.fileStamp = StateStore.fileStamp(device: row.optionalInt64(at: 30), inode: row.optionalInt64(at: 31), changed: row.optionalInt64(at: 32))
         return record
     }
 
     private static let downloadValues = """
         (\(downloadColumns), updated_at) VALUES (
             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)
+            ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
         """
     private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
     private static let insertNewDownloadSQL = "INSERT INTO downloads " + downloadValues + " ON CONFLICT (feed, identity) DO NOTHING"
@@ -346,9 +347,10 @@ extension StateStore {
         try statement.bind(record.sha256, at: 28)
         try statement.bind(record.library?.stored, at: 29)
         try statement.bind(record.subscription, at: 30)
-        try statement.bind(record.fileIdentity.map { Int64(bitPattern: $0.device) }, at: 31)
-        try statement.bind(record.fileIdentity.map { Int64(bitPattern: $0.inode) }, at: 32)
-        try statement.bind(Date().timeIntervalSince1970, at: 33)
+        try statement.bind(record.fileStamp.map { Int64(bitPattern: $0.device) }, at: 31)
+        try statement.bind(record.fileStamp.map { Int64(bitPattern: $0.inode) }, at: 32)
+        try statement.bind(record.fileStamp?.changed, at: 33)
+        try statement.bind(Date().timeIntervalSince1970, at: 34)
         try statement.run()
     }
 }
@@ -366,9 +368,9 @@ extension Integrity {
 }
 
 extension StateStore {
-    /// A file's identity as two columns keep it; nil unless both are there.
-    static func fileIdentity(device: Int64?, inode: Int64?) -> FileIO.Identity? {
-        guard let device, let inode else { return nil }
-        return FileIO.Identity(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode))
+    /// A file's stamp as three columns keep it; nil unless all are there.
+    static func fileStamp(device: Int64?, inode: Int64?, changed: Int64?) -> FileIO.Stamp? {
+        guard let device, let inode, let changed else { return nil }
+        return FileIO.Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), changed: changed)
     }
 }

@@ -5,8 +5,8 @@ extension StateStore {
     public func saveLibraryFile(_ file: LibraryFile) throws(StoreError) {
         try writeAtomically { () throws(SQLiteError) in
             let statement = try prepared("""
-                INSERT OR REPLACE INTO library_files (path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                INSERT OR REPLACE INTO library_files (path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                 """)
             try statement.bind(file.path, at: 1)
             try statement.bind(file.feed, at: 2)
@@ -15,8 +15,9 @@ extension StateStore {
             try statement.bind(file.bytes, at: 5)
             try statement.bind(file.sha256, at: 6)
             try statement.bind(file.subscription, at: 7)
-            try statement.bind(file.fileIdentity.map { Int64(bitPattern: $0.device) }, at: 8)
-            try statement.bind(file.fileIdentity.map { Int64(bitPattern: $0.inode) }, at: 9)
+            try statement.bind(file.fileStamp.map { Int64(bitPattern: $0.device) }, at: 8)
+            try statement.bind(file.fileStamp.map { Int64(bitPattern: $0.inode) }, at: 9)
+            try statement.bind(file.fileStamp?.changed, at: 10)
             try statement.run()
         }
     }
@@ -75,7 +76,7 @@ extension StateStore {
     /// `FileOwnership` decides with it.
     public func recordedFile(path: String) throws(StoreError) -> RecordedFile? {
         try read { () throws(SQLiteError) -> RecordedFile? in
-            let media = try prepared("SELECT feed, identity, state, bytes, sha256, subscription, file_device, file_inode FROM downloads WHERE path = ?1")
+            let media = try prepared("SELECT feed, identity, state, bytes, sha256, subscription, file_device, file_inode, file_changed FROM downloads WHERE path = ?1")
             try media.bind(path, at: 1)
             if let file = try media.firstRow({ row throws(SQLiteError) -> RecordedFile in
                 let key = EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1))
@@ -84,13 +85,13 @@ extension StateStore {
                 return RecordedFile(
                     path: path, role: .media(key), bytes: finished ? row.optionalInt64(at: 3) : nil, sha256: row.optionalString(at: 4),
                     subscription: row.optionalInt(at: 5),
-                    identity: StateStore.fileIdentity(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7)))
+                    stamp: StateStore.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
             }) {
                 return file
             }
             let other = try prepared("""
                 SELECT l.feed, l.identity, l.kind, l.bytes, l.sha256,
-                    CASE WHEN l.identity IS NULL THEN l.subscription ELSE d.subscription END, l.file_device, l.file_inode
+                    CASE WHEN l.identity IS NULL THEN l.subscription ELSE d.subscription END, l.file_device, l.file_inode, l.file_changed
                 FROM library_files AS l LEFT JOIN downloads AS d ON d.feed = l.feed AND d.identity = l.identity
                 WHERE l.path = ?1
                 """)
@@ -105,7 +106,7 @@ extension StateStore {
                     ?? .podcastFile(feed: feed, known)
                 return RecordedFile(
                     path: path, role: role, bytes: try row.int64(at: 3), sha256: row.optionalString(at: 4), subscription: row.optionalInt(at: 5),
-                    identity: StateStore.fileIdentity(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7)))
+                    stamp: StateStore.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
             }
         }
     }

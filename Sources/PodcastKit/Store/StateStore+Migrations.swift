@@ -448,13 +448,17 @@ extension StateStore {
                 ALTER TABLE downloads ADD COLUMN subscription INTEGER;
                 ALTER TABLE library_files ADD COLUMN subscription INTEGER;
 
-                -- file_device, file_inode: which file podcast placed at the path (FileIO.Identity). A
-                -- copy of it elsewhere, or a file moved there, has the same bytes but is not the file
-                -- podcast wrote, and FileOwnership leaves it alone. NULL for files placed before.
+                -- file_device, file_inode, file_changed: which file podcast placed at the path, and
+                -- its ctime then (FileIO.Stamp). A copy of it elsewhere, or a file moved there, has the
+                -- same bytes but is not the file podcast wrote, and FileOwnership leaves it alone. The
+                -- same file with the same ctime is untouched: no need to read it for its digest.
+                -- NULL for files placed before.
                 ALTER TABLE downloads ADD COLUMN file_device INTEGER;
                 ALTER TABLE downloads ADD COLUMN file_inode INTEGER;
+                ALTER TABLE downloads ADD COLUMN file_changed INTEGER;
                 ALTER TABLE library_files ADD COLUMN file_device INTEGER;
                 ALTER TABLE library_files ADD COLUMN file_inode INTEGER;
+                ALTER TABLE library_files ADD COLUMN file_changed INTEGER;
 
                 -- The last subscription number given: a number is never given twice, so a download
                 -- still recorded for a subscription since removed never counts as a new one's.

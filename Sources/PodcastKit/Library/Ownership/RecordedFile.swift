@@ -23,17 +23,17 @@ public struct RecordedFile: Sendable, Equatable {
     /// The subscription whose update wrote it (a companion: whose update wrote its episode's media
     /// file); nil for a file asked for by hand, or written before podcast recorded why.
     public var subscription: Int?
-    /// Which file podcast placed there; nil for files placed before podcast recorded it.
-    public var identity: FileIO.Identity?
+    /// Which file podcast placed there, and its ctime then; nil for files placed before podcast recorded it.
+    public var stamp: FileIO.Stamp?
 
     /// Creates a record.
-    public init(path: String, role: Role, bytes: Int64?, sha256: String?, subscription: Int?, identity: FileIO.Identity? = nil) {
+    public init(path: String, role: Role, bytes: Int64?, sha256: String?, subscription: Int?, stamp: FileIO.Stamp? = nil) {
         self.path = path
         self.role = role
         self.bytes = bytes
         self.sha256 = sha256
         self.subscription = subscription
-        self.identity = identity
+        self.stamp = stamp
     }
 
     /// The feed it belongs to.
