@@ -1,0 +1,94 @@
+import Foundation
+import PodcastKit
+import PodcastTestSupport
+import Testing
+
+/// The second red team's reproductions through the built binary (issue 27): an upgraded store and
+/// the new identity rules. Each test fails on the code it was written against.
+@Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeam2Tests {
+    /// Serves at `path` a feed of `show`'s episodes, newest first, without guids, or with
+    /// `g-<number>` guids when `guids`.
+    private static func serveOwnFeed(_ show: ServedShow, at path: String, guids: Bool) {
+        let server = show.server
+        let items = (1...show.episodes.count).reversed().map { number in
+            let episode = show.episode(number)
+            return """
+                <item><title>\(episode.title)</title>\(guids ? "<guid isPermaLink=\"false\">g-\(number)</guid>" : "")
+                <pubDate>\(ServedShow.httpDate(episode.published))</pubDate>
+                <enclosure url="\(server.url(episode.path))" length="\(episode.body.count)" type="audio/mpeg"/></item>
+                """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>\(show.title)</title><link>https://example.com/own</link>
+            \(items.joined(separator: "\n"))
+            </channel></rss>
+            """
+        server.setRoute(path, .fixed(body: Data(xml.utf8), headers: [("Content-Type", "application/rss+xml")]))
+    }
+
+    // MARK: R2-1. A feed that gains guids
+
+    /// A feed without guids gains them. The first update after that recognises each item as the
+    /// episode it knew (same title and time, `EpisodeTriage.sameEpisodes`) and stores the new guid
+    /// on the known row, whose identity stays the old fallback. At the next update both sides have
+    /// a guid, so they are no longer matched: once the feed changes (one new episode), every
+    /// episode is new again and downloaded a second time, as `(2)` copies (the CHANGELOG says a
+    /// feed that "gains or drops guids" downloads nothing again).
+    @Test func aFeedThatGainsGuidsDoesNotDownloadItsEpisodesAgain() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Gains Guids", slug: "gains", episodes: 2, on: server)
+        let path = "/gains/own.xml"
+        Self.serveOwnFeed(show, at: path, guids: false)
+        let podcast = try SubscriptionScenario.home()
+        let subscribed = try await podcast.run(["subscribe", server.url(path), "--first", "2"])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        let first = try await podcast.run(["update"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(1, 2))
+
+        Self.serveOwnFeed(show, at: path, guids: true)
+        let gained = try await podcast.run(["update"])
+        #expect(gained.status == 0, "\(gained.stderr)")
+        // The feed changes again (one new episode), so the next update reads it and triages it.
+        show.publish()
+        Self.serveOwnFeed(show, at: path, guids: true)
+        let next = try await podcast.run(["update"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(show.mediaRequests.sorted() == show.paths(1, 2, 3).sorted(), "each episode fetched once: \(next.stderr)")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(1, 2, 3), "no (2) copies")
+    }
+
+    // MARK: R2-2. A store written before addresses were normalised
+
+    /// The version before this one stored a subscription's address as typed (`HTTP://…`, an
+    /// upper-case host, `:80`, `#fragment`), and its downloads under that key (seen on a real store
+    /// made by 0cd3131). Now every `<feed>` argument is normalised, so `podcast episodes <url>`
+    /// keys its listing by the normalised address, and the subscription's downloads (still under
+    /// the typed one, no migration rewrote them) are not found: `download` fetches the episode a
+    /// second time as a `(2)` copy (the old version skipped it), and `delete N` of that listing
+    /// finds nothing to delete.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell writes the old rows"))
+    func aSubscriptionStoredAsTypedByTheEarlierVersionIsFoundByItsNormalisedAddress() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Typed", slug: "typed", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        try await SubscriptionScenario.subscribe(podcast, to: show, ["--first", "1"])
+        #expect(try await podcast.run(["update"]).status == 0)
+        #expect(show.stored(1, in: podcast) == show.episode(1).body)
+
+        // The rows as the earlier version wrote them for `podcast subscribe HTTP://…`.
+        let typed = "HTTP://" + show.feedURL.dropFirst("http://".count)
+        let edit = try ChildProcess(URL(filePath: "/usr/bin/sqlite3"), [
+            podcast.stateDirectory + "/state.sqlite",
+            "UPDATE subscriptions SET url = '\(typed)'; UPDATE downloads SET feed = '\(typed)'; UPDATE library_files SET feed = '\(typed)';",
+        ])
+        #expect(await edit.finish(within: .seconds(10)).status == 0)
+
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        let download = try await podcast.run(["download", "1"])
+        #expect(download.status == 0, "\(download.stderr)")
+        #expect(show.mediaRequests == show.paths(1), "fetched again: \(download.stderr)")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(1), "a (2) copy: \(download.stderr)")
+    }
+}
