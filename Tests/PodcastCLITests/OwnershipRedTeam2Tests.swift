@@ -91,4 +91,42 @@ import Testing
         #expect(show.mediaRequests == show.paths(1), "fetched again: \(download.stderr)")
         #expect(show.filesOnDisk(in: podcast) == show.fileNames(1), "a (2) copy: \(download.stderr)")
     }
+    // MARK: R2-3. Undated episodes told apart only by their query
+
+    /// An undated feed without guids that shows its latest episode only, under one title, on a
+    /// host that tells episodes apart only by the query (`play.mp3?id=N`, which `EnclosureIdentity`
+    /// rightly keeps). When episode 2 replaces episode 1, `sameEpisodes` takes it for episode 1
+    /// (same title; both undated, so the enclosure's path, query dropped): it is recorded under
+    /// episode 1's identity and never downloaded.
+    @Test func anUndatedEpisodeToldApartOnlyByItsQueryIsNotTakenForTheOneBefore() async throws {
+        let server = try LoopbackServer()
+        let bodies = [1: Data(repeating: 0x31, count: 4_000), 2: Data(repeating: 0x32, count: 5_000)]
+        server.setRoute("/latest/play.mp3", .handler { request in
+            guard let id = request.query?.split(separator: "=").last.flatMap({ Int($0) }), let body = bodies[id] else { return .status(404) }
+            return .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])
+        })
+        func serve(_ id: Int) {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Latest</title><link>https://example.com/latest</link>
+                <item><title>The latest news</title>
+                <enclosure url="\(server.url("/latest/play.mp3"))?id=\(id)" length="\(bodies[id]!.count)" type="audio/mpeg"/></item>
+                </channel></rss>
+                """
+            server.setRoute("/latest/feed.xml", .fixed(body: Data(xml.utf8), headers: [("Content-Type", "application/rss+xml")]))
+        }
+        serve(1)
+        let podcast = try SubscriptionScenario.home()
+        let subscribed = try await podcast.run(["subscribe", server.url("/latest/feed.xml"), "--first", "1"])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        #expect(try await podcast.run(["update"]).status == 0)
+
+        serve(2)
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(server.requests.filter { $0.path == "/latest/play.mp3" }.map(\.query) == ["id=1", "id=2"], "\(update.stderr)")
+        let folder = podcast.episodesDirectory + "/Latest"
+        let stored = SubscriptionScenario.names(in: folder).compactMap { SubscriptionScenario.contents(folder + "/" + $0) }
+        #expect(Set(stored) == Set([bodies[1]!, bodies[2]!]), "episode 2 is not on disk: \(update.stderr)")
+    }
 }
