@@ -7,11 +7,16 @@ import Testing
 /// the new identity rules. Each test fails on the code it was written against.
 @Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeam2Tests {
     /// Serves at `path` a feed of `show`'s episodes, newest first, without guids, or with
-    /// `g-<number>` guids when `guids`.
-    private static func serveOwnFeed(_ show: ServedShow, at path: String, guids: Bool) {
+    /// `g-<number>` guids when `guids`; its media under `mediaFolder` when given.
+    private static func serveOwnFeed(_ show: ServedShow, at path: String, guids: Bool, mediaFolder: String? = nil) {
         let server = show.server
         let items = (1...show.episodes.count).reversed().map { number in
-            let episode = show.episode(number)
+            var episode = show.episode(number)
+            if let mediaFolder {
+                // The same bytes at another address (the podcast moved its files to another host or folder).
+                episode.path = mediaFolder + "/\(number).mp3"
+                server.setRoute(episode.path, .fixed(body: episode.body, headers: [("Content-Type", "audio/mpeg")]))
+            }
             return """
                 <item><title>\(episode.title)</title>\(guids ? "<guid isPermaLink=\"false\">g-\(number)</guid>" : "")
                 <pubDate>\(ServedShow.httpDate(episode.published))</pubDate>
@@ -128,5 +133,33 @@ import Testing
         let folder = podcast.episodesDirectory + "/Latest"
         let stored = SubscriptionScenario.names(in: folder).compactMap { SubscriptionScenario.contents(folder + "/" + $0) }
         #expect(Set(stored) == Set([bodies[1]!, bodies[2]!]), "episode 2 is not on disk: \(update.stderr)")
+    }
+    // MARK: R2-4. What a subscription recognised, the listing does not
+
+    /// A feed without guids moves its files (same episodes, same titles and times, new enclosure
+    /// URLs). `update` rightly recognises each as the episode it downloaded (`sameEpisodes`) and
+    /// downloads nothing. But `podcast episodes` makes its listing by the items' new identities,
+    /// which no download record has: the episode shows as not downloaded, `podcast download 1`
+    /// fetches it a second time as a `(2)` copy, and `podcast delete 1` finds nothing to delete.
+    @Test func anEpisodeTheSubscriptionRecognisedUnderANewURLIsDownloadedInTheListingToo() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Moved Files", slug: "movedfiles", episodes: 1, on: server)
+        let path = "/movedfiles/own.xml"
+        Self.serveOwnFeed(show, at: path, guids: false)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["subscribe", server.url(path), "--first", "1"]).status == 0)
+        #expect(try await podcast.run(["update"]).status == 0)
+        #expect(show.stored(1, in: podcast) == show.episode(1).body)
+
+        Self.serveOwnFeed(show, at: path, guids: false, mediaFolder: "/cdn2")
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(server.requestCount(path: "/cdn2/1.mp3") == 0, "update recognised the episode")
+
+        #expect(try await podcast.run(["episodes", server.url(path)]).status == 0)
+        let download = try await podcast.run(["download", "1"])
+        #expect(download.status == 0, "\(download.stderr)")
+        #expect(server.requestCount(path: "/cdn2/1.mp3") == 0, "fetched a second time: \(download.stderr)")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(1), "a (2) copy: \(download.stderr)")
     }
 }
