@@ -162,4 +162,39 @@ import Testing
         #expect(server.requestCount(path: "/cdn2/1.mp3") == 0, "fetched a second time: \(download.stderr)")
         #expect(show.filesOnDisk(in: podcast) == show.fileNames(1), "a (2) copy: \(download.stderr)")
     }
+    // MARK: R2-5. Duplicate subscriptions an earlier version made
+
+    /// Finding 8 of issue 27 on a store the earlier version wrote: `subscribe http://h/x` and
+    /// `subscribe HTTP://h/x` made two subscriptions of one feed (reproduced with the binary of
+    /// 0cd3131, then upgraded). Normalising addresses where they enter stops new duplicates, but
+    /// nothing merges the existing pair, so every new episode is still downloaded twice, `(2)`
+    /// copy and all, at every update from then on.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell writes the old rows"))
+    func twoSubscriptionsOfOneFeedFromTheEarlierVersionDoNotDownloadEachEpisodeTwice() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Twice", slug: "twice", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        try await SubscriptionScenario.subscribe(podcast, to: show, ["--first", "0"])
+        #expect(try await podcast.run(["update"]).status == 0)
+
+        // The second subscription the earlier version made for the feed typed as `HTTP://…`.
+        let typed = "HTTP://" + show.feedURL.dropFirst("http://".count)
+        let edit = try ChildProcess(URL(filePath: "/usr/bin/sqlite3"), [
+            podcast.stateDirectory + "/state.sqlite",
+            """
+            CREATE TEMP TABLE s AS SELECT * FROM subscriptions; UPDATE s SET id = id + 100, url = '\(typed)';
+            INSERT INTO subscriptions SELECT * FROM s;
+            CREATE TEMP TABLE e AS SELECT * FROM subscription_episodes; UPDATE e SET subscription = subscription + 100;
+            INSERT INTO subscription_episodes SELECT * FROM e;
+            """,
+        ])
+        let edited = await edit.finish(within: .seconds(10))
+        #expect(edited.status == 0, "\(edited.stderr)")
+
+        show.publish()
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(show.mediaRequests == show.paths(2), "episode 2 fetched once: \(update.stderr)")
+        #expect(show.filesOnDisk(in: podcast) == show.fileNames(2), "a (2) copy: \(update.stderr)")
+    }
 }
