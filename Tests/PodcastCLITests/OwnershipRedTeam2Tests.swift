@@ -197,4 +197,37 @@ import Testing
         #expect(show.mediaRequests == show.paths(2), "episode 2 fetched once: \(update.stderr)")
         #expect(show.filesOnDisk(in: podcast) == show.fileNames(2), "a (2) copy: \(update.stderr)")
     }
+    // MARK: R2-6. The symbolic-link swap, on a file the earlier version placed
+
+    /// The first red team's R1 (a podcast folder replaced by a link to the user's archive of
+    /// copies) on a download the earlier version made: its record has no device and inode (the
+    /// migration adds the columns empty and never fills them), so the only test left is the
+    /// digest, which the archive's copy passes, and `delete` removes the user's archive copy
+    /// through the link.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell writes the old rows"))
+    func deleteDoesNotFollowALinkSwappedInForTheFolderOfAFileTheEarlierVersionPlaced() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Old Linked", slug: "oldlinked", episodes: 1, on: server)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["episodes", show.feedURL]).status == 0)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        // As the earlier version recorded it: no device, no inode.
+        let edit = try ChildProcess(URL(filePath: "/usr/bin/sqlite3"), [
+            podcast.stateDirectory + "/state.sqlite", "UPDATE downloads SET file_device = NULL, file_inode = NULL;",
+        ])
+        #expect(await edit.finish(within: .seconds(10)).status == 0)
+
+        let folder = show.folder(in: podcast)
+        let archive = podcast.home.path("archive/Old Linked")
+        try FileManager.default.createDirectory(atPath: podcast.home.path("archive"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder, toPath: archive)
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: archive)
+
+        let deleted = try await podcast.run(["delete", "1"])
+        #expect(deleted.status == 1, "\(deleted.stderr)")
+        #expect(
+            SubscriptionScenario.contents(archive + "/" + show.fileName(1)) == show.episode(1).body,
+            "podcast deleted the archive's copy through the link: \(deleted.stderr)")
+    }
 }
