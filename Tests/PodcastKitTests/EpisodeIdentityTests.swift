@@ -139,8 +139,8 @@ import Testing
 
     /// A subscription whose episodes were recorded (and downloaded) under the identities the old
     /// rule made, `enclosure:` and the whole URL with its token; the feed, fetched again after
-    /// the upgrade, gives new identities and new tokens: nothing is new, nothing is pending, and
-    /// each known row now has the latest enclosure URL under its old identity.
+    /// the upgrade, gives new identities and new tokens: nothing is new, nothing more is pending,
+    /// and each known episode now has the latest enclosure URL under the identity the feed gives it.
     @Test func aStoreMadeWithOldIdentitiesDownloadsNothingAgainAfterTheUpgrade() throws {
         let directory = try TemporaryDirectory(prefix: "identity-upgrade")
         let store = try StateStore(path: directory.path("state.sqlite"))
@@ -167,7 +167,7 @@ import Testing
         #expect(triage.new == 0 && triage.churned == 0)
         let refreshed = try #require(try store.subscription(url: subscription.url))
         let pending = try store.pendingEpisodes(of: refreshed)
-        #expect(pending.map(\.identity) == ["enclosure:" + url(1, "old")], "only the one never downloaded, under its old identity")
+        #expect(pending.map(\.identity) == [fresh[2].identity], "only the one never downloaded, under its new identity")
         #expect(pending.first?.enclosureURL == url(1, "fresh"), "with the URL the feed gives now")
         let summary = try #require(try store.subscriptionSummaries().first)
         #expect(summary.episodes == 3 && summary.new == 1)

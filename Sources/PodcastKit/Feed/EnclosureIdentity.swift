@@ -39,10 +39,12 @@ enum EnclosureIdentity {
         return parts.url
     }
 
-    /// The path of `url`'s real address (no host, query or fragment): what an undated item can
-    /// still be recognised by when its host or query changes.
+    /// The path of `url`'s real address with the query it keeps (no host, fragment or volatile
+    /// parameters): what an undated item can still be recognised by when its host or a token
+    /// changes, and what still tells `play.mp3?id=1` from `play.mp3?id=2`.
     static func path(of url: String) -> String {
-        realAddress(of: url)?.path ?? url
+        guard let parts = realAddress(of: url) else { return url }
+        return parts.path + (parts.query.flatMap(keptQuery).map { "?" + $0 } ?? "")
     }
 
     // MARK: Steps

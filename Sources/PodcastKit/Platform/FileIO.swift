@@ -61,6 +61,10 @@ public enum FileIO {
             changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
         }
 
+        /// The ctime of a stamp taken later than the file was placed: no file's ctime, so the stamp
+        /// names the file but never vouches that it is untouched.
+        public static let unknownChange = Int64.min
+
         /// True when both stamps are of one file, changed or not.
         public func isSameFile(as other: Stamp) -> Bool {
             device == other.device && inode == other.inode

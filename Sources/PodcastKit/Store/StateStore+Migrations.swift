@@ -467,6 +467,29 @@ extension StateStore {
                 """
         ),
         Migration(
+            summary: "which file each finished file placed before is, as found where its record says",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // The files placed before: which file each is, as found now where its record says
+                // (a regular file of the recorded size), so a copy put in its place later is not
+                // taken for it. Its ctime then is unknown (`unknownChange`): it is read for its digest.
+                for table in ["downloads", "library_files"] {
+                    let rows = try connection.prepare("SELECT rowid, path, bytes FROM \(table) WHERE path IS NOT NULL")
+                    let found = try rows.rows { row throws(SQLiteError) in (try row.int64(at: 0), try row.string(at: 1), row.optionalInt64(at: 2)) }
+                    let stamp = try connection.prepare("UPDATE \(table) SET file_device = ?1, file_inode = ?2, file_changed = ?3 WHERE rowid = ?4")
+                    for (rowid, path, bytes) in found {
+                        guard FileIO.regularFileSize(path) == bytes, let now = FileIO.stamp(ofName: path) else { continue }
+                        try stamp.bind(Int64(bitPattern: now.device), at: 1)
+                        try stamp.bind(Int64(bitPattern: now.inode), at: 2)
+                        try stamp.bind(FileIO.Stamp.unknownChange, at: 3)
+                        try stamp.bind(rowid, at: 4)
+                        try stamp.run()
+                        try stamp.reset()
+                    }
+                }
+            }
+        ),
+        Migration(
             summary: "fallback identities made again without per-fetch tokens and tracking redirects (EnclosureIdentity)",
             sql: "",
             carryOver: { connection throws(SQLiteError) in
@@ -504,6 +527,64 @@ extension StateStore {
                     let update = try connection.prepare("UPDATE current_listing SET items = ?1 WHERE id = 1")
                     try update.bind(StoredListingItems.encode(renewed), at: 1)
                     try update.run()
+                }
+            }
+        ),
+        Migration(
+            summary: "feed addresses kept in their one form (FeedAddress), and one subscription per feed",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // Subscriptions an earlier version made of one feed spelt two ways (`HTTP://h/x`,
+                // `http://h/x#top`) become one, the oldest, which keeps the other spellings as earlier
+                // addresses: each episode is downloaded once from now on.
+                let subscriptions = try connection.prepare("SELECT id, url FROM subscriptions ORDER BY id")
+                let all = try subscriptions.rows { row throws(SQLiteError) in (id: try row.int(at: 0), url: try row.string(at: 1)) }
+                var survivors: [String: Int] = [:]
+                let alias = try connection.prepare("INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (?1, ?2)")
+                let drop = try connection.prepare("DELETE FROM subscriptions WHERE id = ?1")
+                let respell = try connection.prepare("UPDATE subscriptions SET url = ?1 WHERE id = ?2")
+                for subscription in all {
+                    let normal = FeedAddress.normalized(subscription.url)
+                    if let survivor = survivors[normal] {
+                        try alias.bind(subscription.url, at: 1)
+                        try alias.bind(survivor, at: 2)
+                        try alias.run()
+                        try alias.reset()
+                        try drop.bind(subscription.id, at: 1)
+                        try drop.run()
+                        try drop.reset()
+                    } else {
+                        survivors[normal] = subscription.id
+                    }
+                }
+                for subscription in all where survivors[FeedAddress.normalized(subscription.url)] == subscription.id {
+                    let normal = FeedAddress.normalized(subscription.url)
+                    guard normal != subscription.url else { continue }
+                    try alias.bind(subscription.url, at: 1)
+                    try alias.bind(subscription.id, at: 2)
+                    try alias.run()
+                    try alias.reset()
+                    try respell.bind(normal, at: 1)
+                    try respell.bind(subscription.id, at: 2)
+                    try respell.run()
+                    try respell.reset()
+                }
+                // Every record keyed by a feed's address, under its one form. Where that form has a
+                // record of the same episode already (the same episode downloaded twice, once per
+                // spelling), the other stays under its old key, with its file.
+                for (table, column) in [
+                    ("downloads", "feed"), ("library_files", "feed"), ("deleted_episodes", "feed"), ("batch_items", "feed"),
+                    ("download_requests", "feed"), ("current_listing", "feed_url"),
+                ] {
+                    let keys = try connection.prepare("SELECT DISTINCT \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+                    let found = try keys.rows { row throws(SQLiteError) in try row.string(at: 0) }
+                    let rekey = try connection.prepare("UPDATE OR IGNORE \(table) SET \(column) = ?1 WHERE \(column) = ?2")
+                    for key in found where FeedAddress.normalized(key) != key {
+                        try rekey.bind(FeedAddress.normalized(key), at: 1)
+                        try rekey.bind(key, at: 2)
+                        try rekey.run()
+                        try rekey.reset()
+                    }
                 }
             }
         ),

@@ -457,10 +457,11 @@ extension StateStore {
     }
 
     /// Records the episodes of a fetch of `subscription`: the triage of those not seen before,
-    /// and the latest details (enclosure, title) of every one. An item that is an episode seen
-    /// under another identity (`EpisodeTriage.sameEpisodes`: a new token in its URL, a store made
-    /// by an older identity rule) is recorded under the known identity, on the known row, so its
-    /// download record still finds it and nothing is downloaded twice.
+    /// and the latest details (enclosure, title) of every one. An episode seen under another
+    /// identity than the item's (`EpisodeTriage.sameEpisodes`: a new URL, a feed that gained
+    /// guids, a store made by an older identity rule) takes the item's identity in every record of
+    /// it (`rekey`), so the subscription, its download record and `podcast episodes`' listing all
+    /// know it alike, and nothing is downloaded twice.
     private func recordEpisodes(_ fetched: [ListingItem], of subscription: Subscription) throws(SQLiteError) -> EpisodeTriage.Verdict {
         let known = try connection.prepare("""
             SELECT identity, published, title, guid, enclosure_url FROM subscription_episodes WHERE subscription = :id
@@ -475,7 +476,10 @@ extension StateStore {
             identities.insert(identity)
             seen.append(EpisodeTriage.Recognisable(
                 identity: identity, title: try known.string(at: 2), published: published,
-                hasGuid: !(known.optionalString(at: 3) ?? "").isEmpty, enclosureURL: known.optionalString(at: 4)))
+                // Known by its guid only when its identity is that guid: a row recognised under a
+                // fallback identity keeps it after its feed gained guids, and must stay recognisable.
+                hasGuid: known.optionalString(at: 3).map { !$0.isEmpty && $0 == identity } ?? false,
+                enclosureURL: known.optionalString(at: 4)))
             if let published {
                 newestKnown = max(newestKnown ?? published, published)
             }
@@ -485,11 +489,12 @@ extension StateStore {
                 identity: $0.identity, title: $0.title, published: $0.published, hasGuid: !($0.guid ?? "").isEmpty,
                 enclosureURL: $0.enclosureURL) },
             known: seen)
-        let episodes = fetched.map { item in
-            var item = item
-            if let identity = renamed[item.identity] { item.identity = identity }
-            return item
+        for (current, earlier) in renamed {
+            try rekey(EpisodeKey(feed: subscription.url, identity: earlier), to: current, of: subscription.id)
+            identities.remove(earlier)
+            identities.insert(current)
         }
+        let episodes = fetched
         let verdict = EpisodeTriage.verdict(
             on: episodes.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
             known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: subscription.settings.first)
@@ -521,6 +526,24 @@ extension StateStore {
         }
         try connection.execute("UPDATE subscriptions SET has_baseline = 1 WHERE id = \(subscription.id)")
         return verdict
+    }
+
+    /// Gives the episode `key` of subscription `subscription` the identity `identity` in every
+    /// record of it; a record that already has the new identity (a download asked for by hand from
+    /// the listing meanwhile) keeps it, and the one under the old identity stays as it was.
+    private func rekey(_ key: EpisodeKey, to identity: String, of subscription: Int) throws(SQLiteError) {
+        let episode = try connection.prepare("UPDATE subscription_episodes SET identity = ?1 WHERE subscription = ?2 AND identity = ?3")
+        try episode.bind(identity, at: 1)
+        try episode.bind(subscription, at: 2)
+        try episode.bind(key.identity, at: 3)
+        try episode.run()
+        for table in ["downloads", "library_files", "deleted_episodes", "batch_items", "download_requests"] {
+            let records = try connection.prepare("UPDATE OR IGNORE \(table) SET identity = ?1 WHERE feed = ?2 AND identity = ?3")
+            try records.bind(identity, at: 1)
+            try records.bind(key.feed, at: 2)
+            try records.bind(key.identity, at: 3)
+            try records.run()
+        }
     }
 
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {

@@ -61,8 +61,8 @@ public enum EpisodeTriage {
     }
 
     /// The items of a fetch (`fetched`) that are episodes the subscription has seen (`known`)
-    /// under another identity, each mapped to the identity it takes: the known one, so the
-    /// episode is never downloaded a second time.
+    /// under another identity: each item's identity mapped to the known one, whose records then
+    /// take the item's, so the episode is never downloaded a second time.
     ///
     /// An identity changes without the episode changing when a feed without guids puts a new
     /// token in every enclosure URL, when it gains or drops guids, and when a store made before
