@@ -110,6 +110,7 @@ import Testing
 
         let gone = try await podcast.run(["unsubscribe", show.feedURL, "--delete-files"])
         #expect(gone.status == 0, "\(gone.stderr)")
+        #expect(gone.stderr.contains("left 1 file of \"Hand Picked\" that its updates did not download"), "\(gone.stderr)")
         #expect(FileManager.default.contents(atPath: kept) == show.episode(1).body, "downloaded by hand: not unsubscribe's")
         #expect(SubscriptionScenario.names(in: show.folder(in: podcast)).isEmpty)
     }

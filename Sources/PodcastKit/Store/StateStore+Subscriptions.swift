@@ -188,6 +188,22 @@ extension StateStore {
         }
     }
 
+    /// How many finished files of `subscription`'s feed are not its updates' (downloaded by hand,
+    /// or before podcast recorded why): `keep` and `unsubscribe --delete-files` never take them,
+    /// and say so.
+    public func filesNotDownloaded(bySubscription subscription: Subscription) throws(StoreError) -> Int {
+        try read { () throws(SQLiteError) -> Int in
+            let query = try connection.prepare("""
+                SELECT COUNT(*) FROM downloads
+                WHERE state = 'downloaded' AND path IS NOT NULL AND (subscription IS NULL OR subscription != :id)
+                    AND (feed = :url OR feed IN (SELECT url FROM subscription_urls WHERE subscription = :id))
+                """)
+            try query.bind(subscription.id, named: ":id")
+            try query.bind(subscription.url, named: ":url")
+            return try query.firstRow { row throws(SQLiteError) in try row.int(at: 0) } ?? 0
+        }
+    }
+
     // MARK: Writing
 
     /// Subscribes to the feed at `url` (titled `title`), or applies `change` to the subscription

@@ -199,7 +199,7 @@ public struct SubscriptionUpdate {
             let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep)
             for file in doomed {
                 let outcome = try deletion.deleteEpisode(file.key, for: .keep(subscription: subscription.id))
-                for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) for \(subscription.title))")) }
+                for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) of \(subscription.title))")) }
                 if outcome.files.contains(file.path) { report(.deleted(path: file.path, subscription: subscription)) }
             }
             if !doomed.isEmpty {

@@ -98,8 +98,11 @@ struct Subscribe: ParsableCommand, OutputConfigured {
     private func keepNote(_ subscription: Subscription, status: SubscribeRendering.Row.Status, store: StateStore) throws -> String? {
         guard settings.keep != nil, status == .added || status == .changed, let keep = subscription.settings.keep else { return nil }
         let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep).count
-        guard doomed > 0 else { return nil }
+        let others = try store.filesNotDownloaded(bySubscription: subscription)
+        guard doomed > 0 || others > 0 else { return nil }
+        let untouched = others == 0 ? "" : "; \(Plural.count(others, "other file")) of it, downloaded by hand or before podcast "
+            + "recorded why, \(others == 1 ? "is" : "are") never deleted by keep"
         return "keep \(keep): the next update may delete \(Plural.count(doomed, "file")) podcast downloaded for \"\(subscription.title)\" "
-            + "(the oldest beyond the newest \(keep))"
+            + "(the oldest beyond the newest \(keep))" + untouched
     }
 }

@@ -52,6 +52,10 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
                     failed = true
                 }
             }
+            if deleteFiles, case let others = try store.filesNotDownloaded(bySubscription: subscription), others > 0 {
+                context.console.note("left \(Plural.count(others, "file")) of \"\(subscription.title)\" that its updates did not download "
+                    + "(downloaded by hand, or before podcast recorded why); podcast delete removes them")
+            }
             try store.unsubscribe(subscription.id)
             let files = deleteFiles ? "; deleted \(Plural.count(deleted, "file"))" : ""
             context.console.message("unsubscribed from \"\(subscription.title)\" (\(URLRedaction.redacted(subscription.url)))\(files)")
