@@ -12,14 +12,7 @@ import Testing
 
     /// A home that downloaded One (oldest) to Three (newest), published 2026-11-02 to -04.
     private static func downloadedHome(on server: LoopbackServer) async throws -> PodcastBinary {
-        var items: [LibraryScenario.Item] = []
-        for (index, body) in bodies.enumerated() {
-            server.setRoute("/\(index).mp3", .file(body: body, contentType: "audio/mpeg", etag: "\"d\(index)\""))
-            items.insert(LibraryScenario.Item(
-                title: titles[index], guid: "d\(index)", date: "Mon, 0\(index + 2) Nov 2026 08:00:00 GMT",
-                enclosure: server.url("/\(index).mp3"), length: body.count), at: 0)
-        }
-        LibraryScenario.serveFeed(items, on: server)
+        LibraryScenario.serveDaily(bodies, titles: titles, guidPrefix: "d", on: server)
         let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
         let downloaded = try await podcast.run(["download", "all"])
         #expect(downloaded.status == 0, "\(downloaded.stderr)")

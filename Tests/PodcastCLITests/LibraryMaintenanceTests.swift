@@ -13,14 +13,7 @@ import Testing
 
     /// Serves three episodes, One (oldest) to Three (newest), each with an ETag.
     private static func serveThree(on server: LoopbackServer) {
-        var items: [LibraryScenario.Item] = []
-        for (index, body) in bodies.enumerated() {
-            server.setRoute("/\(index).mp3", .file(body: body, contentType: "audio/mpeg", etag: "\"e\(index)\""))
-            items.insert(LibraryScenario.Item(
-                title: titles[index], guid: "g\(index)", date: "Mon, 0\(index + 2) Nov 2026 08:00:00 GMT",
-                enclosure: server.url("/\(index).mp3"), length: body.count), at: 0)
-        }
-        LibraryScenario.serveFeed(items, on: server)
+        LibraryScenario.serveDaily(bodies, titles: titles, guidPrefix: "g", on: server)
     }
 
     private static func path(_ podcast: PodcastBinary, _ index: Int, _ suffix: String = "mp3") -> String {

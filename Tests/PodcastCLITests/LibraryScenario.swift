@@ -40,6 +40,19 @@ enum LibraryScenario {
         server.setRoute("/feed.xml", .fixed(body: Data(feed.utf8), headers: [("Content-Type", "application/rss+xml")]))
     }
 
+    /// Serves a feed of one episode a day from 2026-11-02 (`bodies` oldest first, titled `titles`,
+    /// guids `<guidPrefix><index>`), each at `/<index>.mp3` with an ETag.
+    static func serveDaily(_ bodies: [Data], titles: [String], guidPrefix: String, on server: LoopbackServer) {
+        var items: [Item] = []
+        for (index, body) in bodies.enumerated() {
+            server.setRoute("/\(index).mp3", .file(body: body, contentType: "audio/mpeg", etag: "\"\(guidPrefix)\(index)\""))
+            items.insert(Item(
+                title: titles[index], guid: "\(guidPrefix)\(index)", date: "Mon, 0\(index + 2) Nov 2026 08:00:00 GMT",
+                enclosure: server.url("/\(index).mp3"), length: body.count), at: 0)
+        }
+        serveFeed(items, on: server)
+    }
+
     /// A home that has listed the feed at `feedURL`, with fast retries.
     static func listedHome(feedURL: String, configuration: String = "") async throws -> PodcastBinary {
         try await ResumeScenario.listedHome(feedURL: feedURL, configuration: configuration)
