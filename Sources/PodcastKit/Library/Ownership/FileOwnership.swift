@@ -2,8 +2,9 @@ import Glibc
 
 /// The one answer to "may podcast delete, or write over, the file at this path?", and the one
 /// place that does it. A file is podcast's only if the store records that podcast wrote it, it is
-/// still the regular file podcast wrote (same size, same SHA-256: the user has not changed it, and
-/// it is no symbolic link put in its place), and the reason at hand is its own: `keep` of a
+/// still the regular file podcast placed (the same file by device and inode, never a symbolic link
+/// or a copy put in its place) and unchanged (its ctime as it was placed, or else its size and
+/// SHA-256 as recorded), and the reason at hand is its own: `keep` of a
 /// subscription removes only what that subscription's updates downloaded, a companion is rewritten
 /// only for its own episode, a playlist only for its own podcast. Everything else is someone
 /// else's and is left alone, with one line saying so.
