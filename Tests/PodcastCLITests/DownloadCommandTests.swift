@@ -92,6 +92,48 @@ import Testing
         #expect(server.requestCount(path: "/media/kept.mp3") == 2)
     }
 
+    /// The state a kill -9 leaves between a finished file's move to its name and the record that
+    /// names it (made here by taking the record back with the sqlite3 shell): the file is under its
+    /// name, the record says it was still downloading, and the placement row says which file it
+    /// is. The next run records it as downloaded, fetches nothing, and makes no `(2)` copy.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell takes the record back"))
+    func aFileMovedIntoPlaceByAKilledRunIsRecordedNotFetchedAgain() async throws {
+        let server = try LoopbackServer()
+        Self.serve([(title: "Placed", path: "/media/placed.mp3", body: Self.audio(5))], on: server)
+        let podcast = try PodcastBinary()
+        try await list(podcast, server)
+        let downloaded = try await podcast.run(["download", "1", "--json"])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        let path = try #require(try json(downloaded.stdout).first?["path"] as? String)
+        let stamp = try #require(FileIO.stamp(ofName: path))
+        let digest = LibraryScenario.sha256(Self.audio(5))
+        let takeBack = try ChildProcess(URL(filePath: "/usr/bin/sqlite3"), [
+            podcast.stateDirectory + "/state.sqlite",
+            """
+            UPDATE downloads SET state = 'downloading', path = NULL, sha256 = NULL, file_device = NULL, file_inode = NULL,
+                file_changed = NULL, owner_pid = 999999999;
+            INSERT INTO placements (feed, identity, device, inode, bytes, sha256)
+                SELECT feed, identity, \(Int64(bitPattern: stamp.device)), \(Int64(bitPattern: stamp.inode)), \(Self.audio(5).count), '\(digest)'
+                FROM downloads;
+            """,
+        ])
+        let taken = await takeBack.finish(within: .seconds(10))
+        #expect(taken.status == 0, "\(taken.stderr)")
+
+        let resumed = try await podcast.run(["resume", "--json"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let entry = try #require(try json(resumed.stdout).first)
+        #expect(entry["state"] as? String == "skipped", "\(entry)")
+        #expect(entry["path"] as? String == path)
+        #expect(server.requestCount(path: "/media/placed.mp3") == 1, "fetched again")
+        #expect(FileManager.default.contents(atPath: path) == Self.audio(5))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: FileIO.folder(of: path)).count == 1, "no (2) copy")
+        // Recorded whole: the file is podcast's to delete.
+        let deleted = try await podcast.run(["delete", "1"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "the sqlite3 shell breaks the store"))
     func episodesTheStoreCannotRecordFailWithTheReasonAndNothingIsFetched() async throws {
         let server = try LoopbackServer()

@@ -70,14 +70,18 @@ extension DownloadBatch {
     }
 
     /// Makes the claimed episode `index` active (its state machine in `active`): false when it
-    /// cannot be prepared (it is settled then).
+    /// was placed by a run killed before recording it (`adoptPlaced`), or cannot be prepared (it
+    /// is settled then).
     func admit(_ index: Int, report: (DownloadUpdate) -> Void) -> Bool {
         let item = items[index]
         // The claim's record is made again from the item rather than kept: thousands of waiting
         // episodes would otherwise hold a record each.
         guard let record = claimableRecord(for: item) else { return false }
         do {
-            active[index] = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report)
+            guard let download = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report) else {
+                return false
+            }
+            active[index] = download
             return true
         } catch {
             settleEarly(index, item, .failed, error: "\(error)", report: report)
@@ -101,7 +105,7 @@ extension DownloadBatch {
     private func claimed(
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, previous: DownloadRecord?,
         report: (DownloadUpdate) -> Void
-    ) throws -> EpisodeDownload {
+    ) throws -> EpisodeDownload? {
         var record = claimedRecord
         record.owner = .current
         // A file fetched again (`--force`, or found damaged by `verify`) stays this episode's
@@ -112,6 +116,7 @@ extension DownloadBatch {
         record.fileStamp = previous?.fileStamp
         let partialPath = record.resume.partialPath ?? ""
         let filing = filing(for: item, report: report)
+        if try adoptPlaced(index, item, record, filing: filing, report: report) { return nil }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
         let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
         if partialFolder != partialDirectory { try placement.makeFolder(partialFolder) }
@@ -126,6 +131,49 @@ extension DownloadBatch {
         if let why { report(.warning(item, "started over: \(why)")) }
         return EpisodeDownload(
             id: index, item: item, record: record, partialPath: partialPath, filing: filing, previous: previous, resumePlan: resume)
+    }
+
+    /// Finishes the episode a run moved into place and was killed before recording (its
+    /// `Placement`): the file under one of the episode's names that is that file (device, inode)
+    /// with that size and digest is recorded as downloaded; true then. Any other file there is not
+    /// podcast's, and the episode is fetched as usual.
+    private func adoptPlaced(
+        _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, filing: EpisodeFiling, report: (DownloadUpdate) -> Void
+    ) throws -> Bool {
+        guard let placement = try store.placement(of: item.key) else { return false }
+        defer { forgetPlacement(of: item, report: report) }
+        for attempt in 1...Self.namesTried {
+            let path = filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))"))
+            guard let stamp = FileIO.stamp(ofName: path), stamp.device == placement.device, stamp.inode == placement.inode,
+                FileIO.regularFileSize(path) == placement.bytes, try store.recordedFile(path: path) == nil,
+                SHA2.hex(try SHA2.digest(ofFile: path, .sha256)) == placement.sha256
+            else { continue }
+            var record = claimedRecord
+            record.state = .downloaded
+            record.path = path
+            record.bytes = placement.bytes
+            record.sha256 = placement.sha256
+            record.fileStamp = stamp
+            record.resume = ResumeRecord()
+            try store.saveDownloaded(record)
+            // Ownership: the episode's own partial file (left when a tagged copy was placed).
+            if let partial = claimedRecord.resume.partialPath { unlink(partial) }
+            settleEarly(index, item, .skipped, path: path, error: "already downloaded (placed by a run stopped before it recorded it)", report: report)
+            completeInPlace(item, at: path, report: report)
+            return true
+        }
+        return false
+    }
+
+    /// How many of an episode's names (`name`, `name (2)`, …) `adoptPlaced` looks under.
+    private static let namesTried = 32
+
+    private func forgetPlacement(of item: DownloadItem, report: (DownloadUpdate) -> Void) {
+        do {
+            try store.forgetPlacements([item.key])
+        } catch {
+            report(.warning(item, "could not forget its placement (\(error)); the next run looks again"))
+        }
     }
 
     /// How `item`'s files are made: its own settings or the batch's, with what its feed says when

@@ -4,9 +4,9 @@ extension DownloadBatch {
     /// Moves completed transfers to their final names, together: each file is checked against the
     /// feed's digest, tagged when asked (the checks apply to the bytes as served, before tags), its
     /// data synced, then one transaction places every file and records it with its size and
-    /// SHA-256, then each folder is synced once (no syncs on a file system in memory). A crash
-    /// between placing and recording leaves a file the store does not name: the user's from then
-    /// on, never deleted, and the next run fetches the episode again under a free name. A tagged
+    /// SHA-256, then each folder is synced once (no syncs on a file system in memory). Which file
+    /// each is was recorded before (`recordPlacements`): a crash between placing and recording
+    /// leaves a file the next run knows as its own by that (`adoptPlaced`). A tagged
     /// copy goes into place instead of the partial file, which is removed only once that is
     /// recorded: until then the partial file is the one its record describes. An MP3 whose tags
     /// are spliced into it has left the partial file's name first (`InPlaceSplice`): a failure
@@ -32,6 +32,7 @@ extension DownloadBatch {
                 perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
             }
         }
+        recordPlacements(&placing, report: report)
         var placed: [(id: Int, path: String, replaced: RecordedFile?)] = []
         var recorded: Set<Int> = []
         do {
@@ -44,7 +45,10 @@ extension DownloadBatch {
                     var placedFile = file
                     placedFile.stamp = FileIO.stamp(ofName: path)
                     active[done.id]?.placed(at: path, by: done, file: placedFile)
-                    if let record = active[done.id]?.record { try store.saveDownloaded(record) }
+                    if let record = active[done.id]?.record {
+                        try store.saveDownloaded(record)
+                        try store.forgetPlacements([record.key])
+                    }
                     placed.append((done.id, path, replaced?.path == path ? nil : replaced))
                 }
             }
@@ -55,6 +59,11 @@ extension DownloadBatch {
                 guard let download = active[id] else { continue }
                 guard let problem = save(download.record) else {
                     recorded.insert(id)
+                    do {
+                        try store.forgetPlacements([download.item.key])
+                    } catch {
+                        report(.warning(download.item, "recorded as \(path), but its placement was not forgotten (\(error)); the next run forgets it"))
+                    }
                     continue
                 }
                 report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); podcast will not treat that file as its own"))
@@ -90,6 +99,26 @@ extension DownloadBatch {
             settle(id, DownloadResult(
                 item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil,
                 fileSize: download.record.bytes), report: report)
+        }
+    }
+
+    /// Records which file each of `placing` is (`Placement`) before any takes its name: a kill -9
+    /// between a file's move and the record that names it then leaves a row by which the next run
+    /// knows the file as its own (`adoptPlaced`), instead of a file it must leave to the user and
+    /// fetch again. When the store cannot take them, none is moved: they fail as a failed record would.
+    private func recordPlacements(_ placing: inout [(done: CompletedTransfer, file: FinishedFile)], report: (DownloadUpdate) -> Void) {
+        let placements = placing.compactMap { done, file -> Placement? in
+            guard let key = active[done.id]?.item.key, let stamp = FileIO.stamp(ofName: file.source) else { return nil }
+            return Placement(key: key, device: stamp.device, inode: stamp.inode, bytes: file.bytes, sha256: file.sha256)
+        }
+        do {
+            try store.recordPlacements(placements)
+        } catch {
+            for (done, _) in placing {
+                guard let download = active[done.id] else { continue }
+                perform([.end(.failed(because: "\(error)", bytes: servedBytesLeft(download, done), final: false))], for: done.id, report: report)
+            }
+            placing = []
         }
     }
 

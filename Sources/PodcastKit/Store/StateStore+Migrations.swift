@@ -464,6 +464,20 @@ extension StateStore {
                 -- still recorded for a subscription since removed never counts as a new one's.
                 CREATE TABLE subscription_numbers (last INTEGER NOT NULL) STRICT;
                 INSERT INTO subscription_numbers (last) SELECT COALESCE(MAX(id), 0) FROM subscriptions;
+
+                -- A finished file about to take its name: which file it is (device, inode), its size
+                -- and digest. Written before the move and dropped with the record that names the
+                -- file, so a kill -9 between the two leaves a row by which the next run knows the
+                -- file it finds under one of the episode's names as podcast's own (Placement).
+                CREATE TABLE placements (
+                    feed     TEXT    NOT NULL,
+                    identity TEXT    NOT NULL,
+                    device   INTEGER NOT NULL,
+                    inode    INTEGER NOT NULL,
+                    bytes    INTEGER NOT NULL,
+                    sha256   TEXT    NOT NULL,
+                    PRIMARY KEY (feed, identity)
+                ) STRICT;
                 """
         ),
         Migration(
