@@ -116,7 +116,8 @@ extension DownloadBatch {
         record.fileStamp = previous?.fileStamp
         let partialPath = record.resume.partialPath ?? ""
         let filing = filing(for: item, report: report)
-        if try adoptPlaced(index, item, record, filing: filing, report: report) { return nil }
+        // Only an episode claimed before can have been placed by a killed run.
+        if previous != nil, try adoptPlaced(index, item, record, filing: filing, report: report) { return nil }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
         let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
         if partialFolder != partialDirectory { try placement.makeFolder(partialFolder) }
