@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func twoFormsOfOneAddressAreTheSameFeed() {
-        #expect(FeedAddress.sameFeed("HTTP://h/x", "http://h:80/x#frag"))
-        #expect(!FeedAddress.sameFeed("http://h/x", "http://h/X"))
+        #expect(FeedAddress.normalized("HTTP://h/x") == FeedAddress.normalized("http://h:80/x#frag"))
+        #expect(FeedAddress.normalized("http://h/x") != FeedAddress.normalized("http://h/X"))
     }
 }

@@ -142,7 +142,8 @@ extension DownloadBatch {
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, filing: EpisodeFiling, report: (DownloadUpdate) -> Void
     ) throws -> Bool {
         guard let placement = try store.placement(of: item.key) else { return false }
-        defer { forgetPlacement(of: item, report: report) }
+        // Forgotten once the file is recorded or none is found; kept when recording it failed,
+        // so the next run can still.
         for attempt in 1...Self.namesTried {
             let path = filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))"))
             guard let stamp = FileIO.stamp(ofName: path), stamp.device == placement.device, stamp.inode == placement.inode,
@@ -157,12 +158,14 @@ extension DownloadBatch {
             record.fileStamp = stamp
             record.resume = ResumeRecord()
             try store.saveDownloaded(record)
+            forgetPlacement(of: item, report: report)
             // Ownership: the episode's own partial file (left when a tagged copy was placed).
             if let partial = claimedRecord.resume.partialPath { unlink(partial) }
             settleEarly(index, item, .skipped, path: path, error: "already downloaded (placed by a run stopped before it recorded it)", report: report)
             completeInPlace(item, at: path, report: report)
             return true
         }
+        forgetPlacement(of: item, report: report)
         return false
     }
 

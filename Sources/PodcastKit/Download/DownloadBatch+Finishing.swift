@@ -66,7 +66,7 @@ extension DownloadBatch {
                     }
                     continue
                 }
-                report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); podcast will not treat that file as its own"))
+                report(.warning(download.item, "saved as \(path) but not recorded (\(problem)); the next run records it"))
             }
             for (done, _) in placing where !placed.contains(where: { $0.id == done.id }) {
                 guard let download = active[done.id] else { continue }

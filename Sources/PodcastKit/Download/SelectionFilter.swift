@@ -35,11 +35,9 @@ public struct SelectionFilter: Sendable {
     /// one function, with or without selection words, so no filter it is given is ever dropped.
     /// The age is a bound like `--since` and `--until`: `--latest` picks among what it leaves.
     public func apply(toDownloads records: [DownloadRecord], olderThanDays: Int?, now: Date) throws(UsageError) -> [DownloadRecord] {
-        var kept = records.filter { $0.path != nil }
+        var kept = records.filter { $0.state == .downloaded && $0.path != nil }
         if let days = olderThanDays {
-            let files = kept.indices.map { KeepRule.File(identity: String($0), path: "", published: kept[$0].published) }
-            let old = Set(KeepRule.olderThan(files, days: days, now: now).compactMap { Int($0.identity) })
-            kept = kept.indices.filter(old.contains).map { kept[$0] }
+            kept = kept.filter { KeepRule.isOlder($0.published, thanDays: days, now: now) }
         }
         return try narrow(kept, title: \.title, published: \.published).sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }
     }

@@ -15,8 +15,4 @@ public enum FeedAddress {
         return parts.url
     }
 
-    /// True when `one` and `other` are the same feed address once normalised.
-    public static func sameFeed(_ one: String, _ other: String) -> Bool {
-        normalized(one) == normalized(other)
-    }
 }

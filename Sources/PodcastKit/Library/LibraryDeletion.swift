@@ -26,20 +26,10 @@ public struct LibraryDeletion {
         self.ownership = FileOwnership(store: store)
     }
 
-    /// Deletes the episodes `keys` name (every episode podcast has a file of, when nil) whose files
-    /// podcast recorded, only those published more than `olderThanDays` days before `now` when
-    /// that is given, then rewrites their podcasts' playlists; `deleted` hears of each as it goes.
-    public func delete(
-        _ keys: [EpisodeKey]?, olderThanDays: Int?, now: Date = Date(), deleted: (DownloadRecord, Outcome) -> Void
-    ) throws -> [String] {
-        var records = try keys.map { keys in try keys.compactMap { key throws(StoreError) in try store.downloadRecord(key) } }
-            ?? store.downloadRecords()
-        records = records.filter { $0.path != nil }
-        if let days = olderThanDays {
-            let files = records.map { KeepRule.File(identity: $0.feed + "\n" + $0.identity, path: $0.path ?? "", published: $0.published) }
-            let old = Set(KeepRule.olderThan(files, days: days, now: now).map(\.identity))
-            records = records.filter { old.contains($0.feed + "\n" + $0.identity) }
-        }
+    /// Deletes the episodes `keys` name (chosen by the caller's filters: `podcast delete`), then
+    /// rewrites their podcasts' playlists; `deleted` hears of each as it goes.
+    public func delete(_ keys: [EpisodeKey], deleted: (DownloadRecord, Outcome) -> Void) throws -> [String] {
+        let records = try keys.compactMap { key throws(StoreError) in try store.downloadRecord(key) }.filter { $0.path != nil }
         var problems: [String] = []
         for record in records {
             let outcome = try deleteEpisode(record.key, for: .delete)
@@ -54,7 +44,9 @@ public struct LibraryDeletion {
     /// episode whose media file is not deleted (not podcast's for this reason, changed since, or
     /// the system refused) keeps its record and its companions. One that `keep` or `unsubscribe`
     /// finds changed since podcast wrote it is the user's now: it stops being the subscription's,
-    /// so it is reported once, not at every update.
+    /// so it is reported once, not at every update. Once the media file is gone the episode is
+    /// forgotten whatever becomes of its companions (one that cannot go is a problem reported),
+    /// so no record is left naming a deleted file.
     public func deleteEpisode(_ key: EpisodeKey, for reason: FileOwnership.Reason) throws -> Outcome {
         var outcome = Outcome()
         guard let record = try store.downloadRecord(key), let path = record.path else { return outcome }
@@ -74,7 +66,12 @@ public struct LibraryDeletion {
             }
             return outcome
         }
-        try removeCompanions(of: key, for: reason, into: &outcome)
+        // Companions before the record goes: whose they are follows their episode's record.
+        do {
+            try removeCompanions(try store.libraryFiles(of: key), for: reason, into: &outcome)
+        } catch {
+            outcome.problems.append("could not delete the companion files of \(record.title): \(error)")
+        }
         try store.forgetDeletedDownload(key)
         if let subscription = try store.subscription(url: key.feed) {
             try store.markEpisodesDone([key.identity], of: subscription.id)
@@ -102,16 +99,16 @@ public struct LibraryDeletion {
         var outcome = Outcome()
         do {
             if case .refused(let refusal) = try ownership.removeEarlierCopy(earlier, of: key) { outcome.problems.append(refusal.message) }
-            try removeCompanions(of: key, for: .refetch(key), into: &outcome)
+            try removeCompanions(try store.libraryFiles(of: key), for: .refetch(key), into: &outcome)
         } catch {
             outcome.problems.append("could not remove the earlier copy \(earlier.path): \(error)")
         }
         return outcome.problems
     }
 
-    /// Deletes and forgets the companion files of `key` that are `reason`'s own.
-    private func removeCompanions(of key: EpisodeKey, for reason: FileOwnership.Reason, into outcome: inout Outcome) throws {
-        for file in try store.libraryFiles(of: key) where try remove(file.path, for: reason, into: &outcome) {
+    /// Deletes and forgets the companion files `files` that are `reason`'s own.
+    private func removeCompanions(_ files: [LibraryFile], for reason: FileOwnership.Reason, into outcome: inout Outcome) throws {
+        for file in files where try remove(file.path, for: reason, into: &outcome) {
             try store.forgetLibraryFile(path: file.path)
         }
     }

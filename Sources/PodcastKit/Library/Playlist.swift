@@ -51,14 +51,17 @@ enum Playlist {
         feed: String, into folder: String, podcastTitle: String, portable: Bool, subscription: Int?, store: StateStore
     ) throws -> String? {
         let recorded = try store.podcastFiles(of: feed).first { $0.kind == .playlist && FileIO.folder(of: $0.path) == folder }
-        var destination = recorded?.path
-        var attempt = 1
-        while destination == nil {
-            let candidate = folder + "/" + fileName(podcastTitle: podcastTitle, portable: portable, attempt: attempt)
-            attempt += 1
-            if access(candidate, F_OK) != 0, try store.recordedFile(path: candidate) == nil { destination = candidate }
+        var destination: String
+        if let recorded {
+            destination = recorded.path
+        } else {
+            var attempt = 1
+            repeat {
+                destination = folder + "/" + fileName(podcastTitle: podcastTitle, portable: portable, attempt: attempt)
+                attempt += 1
+            } while try access(destination, F_OK) == 0 || store.recordedFile(path: destination) != nil
         }
-        return try write(feed: feed, to: destination ?? folder, subscription: subscription ?? recorded?.subscription, store: store)
+        return try write(feed: feed, to: destination, subscription: subscription ?? recorded?.subscription, store: store)
     }
 
     /// Writes the playlist of `feed`'s downloaded episodes to `destination` over the one podcast

@@ -219,13 +219,15 @@ extension StateStore {
         try writeAtomically { () throws(SQLiteError) in
             let statement = try prepared("""
                 UPDATE downloads SET state = 'failed', error = ?3, final_error = 0, failures = 0, bytes = 0, durable_bytes = 0,
-                    partial_path = NULL, owner_pid = NULL, updated_at = ?4
+                    partial_path = NULL, owner_pid = NULL, updated_at = ?4, file_changed = ?5
                 WHERE feed = ?1 AND identity = ?2 AND state = 'downloaded'
                 """)
             try statement.bind(key.feed, at: 1)
             try statement.bind(key.identity, at: 2)
             try statement.bind(reason, at: 3)
             try statement.bind(Date().timeIntervalSince1970, at: 4)
+            // Found damaged: its ctime no longer vouches for it, only its digest can (`FileOwnership`).
+            try statement.bind(FileIO.Stamp.unknownChange, at: 5)
             try statement.run()
         }
     }

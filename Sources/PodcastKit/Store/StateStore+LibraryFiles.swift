@@ -35,7 +35,7 @@ extension StateStore {
     public func libraryFiles(of key: EpisodeKey) throws(StoreError) -> [LibraryFile] {
         try read { () throws(SQLiteError) in
             let query = try prepared("""
-                SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files WHERE feed = ?1 AND identity = ?2 ORDER BY path
+                SELECT path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed FROM library_files WHERE feed = ?1 AND identity = ?2 ORDER BY path
                 """)
             try query.bind(key.feed, at: 1)
             try query.bind(key.identity, at: 2)
@@ -56,7 +56,7 @@ extension StateStore {
     }
 
     private func selectLibraryFiles(_ condition: String, value: String) throws(SQLiteError) -> [LibraryFile] {
-        let query = try connection.prepare("SELECT path, feed, identity, kind, bytes, sha256, subscription FROM library_files \(condition) ORDER BY path")
+        let query = try connection.prepare("SELECT path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed FROM library_files \(condition) ORDER BY path")
         try query.bind(value, named: ":value")
         return try query.rows(Self.libraryFile)
     }
@@ -68,7 +68,8 @@ extension StateStore {
         }
         return LibraryFile(
             path: try row.string(at: 0), feed: try row.string(at: 1), identity: row.optionalString(at: 2), kind: known,
-            bytes: row.optionalInt64(at: 4) ?? 0, sha256: row.optionalString(at: 5), subscription: row.optionalInt(at: 6))
+            bytes: row.optionalInt64(at: 4) ?? 0, sha256: row.optionalString(at: 5), subscription: row.optionalInt(at: 6),
+            fileStamp: StateStore.fileStamp(device: row.optionalInt64(at: 7), inode: row.optionalInt64(at: 8), changed: row.optionalInt64(at: 9)))
     }
 
     /// What the store says of the file at `path`, if podcast wrote it: an episode's media file, an

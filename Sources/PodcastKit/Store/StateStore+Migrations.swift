@@ -510,19 +510,26 @@ extension StateStore {
                 // An episode without a guid was known by its enclosure URL as the feed gave it; it is
                 // now known by that URL's key. Every record keeps meaning the same episode: its
                 // identity is made again by the new rule. Where two old identities make one new one
-                // (the same episode under two tokens), the first keeps it and the other stays as it was.
-                for table in ["downloads", "batch_items", "download_requests", "subscription_episodes", "library_files", "deleted_episodes"] {
-                    let old = try connection.prepare("SELECT DISTINCT identity FROM \(table) WHERE identity LIKE 'enclosure:%'")
-                    let identities = try old.rows { row throws(SQLiteError) in try row.string(at: 0) }
-                    let rekey = try connection.prepare("UPDATE OR IGNORE \(table) SET identity = ?1 WHERE identity = ?2")
-                    for identity in identities {
-                        let renewed = StateStore.renewedIdentity(identity)
-                        guard renewed != identity else { continue }
-                        try rekey.bind(renewed, at: 1)
-                        try rekey.bind(identity, at: 2)
-                        try rekey.run()
-                        try rekey.reset()
-                    }
+                // (the same episode under two tokens), the first keeps it and the other stays as it
+                // was, with its files (`rekeyEpisode`).
+                let episodes = try connection.prepare(
+                    (["downloads"] + StateStore.episodeRecordTables).map {
+                        "SELECT feed, identity FROM \($0) WHERE identity LIKE 'enclosure:%'"
+                    }.joined(separator: " UNION "))
+                let found = try episodes.rows { row throws(SQLiteError) in (feed: try row.string(at: 0), identity: try row.string(at: 1)) }
+                for episode in found where StateStore.renewedIdentity(episode.identity) != episode.identity {
+                    try StateStore.rekeyEpisode(
+                        feed: episode.feed, identity: episode.identity, to: StateStore.renewedIdentity(episode.identity), in: connection)
+                }
+                let subscriptionEpisodes = try connection.prepare(
+                    "SELECT DISTINCT identity FROM subscription_episodes WHERE identity LIKE 'enclosure:%'")
+                let seen = try subscriptionEpisodes.rows { row throws(SQLiteError) in try row.string(at: 0) }
+                let rekeySeen = try connection.prepare("UPDATE OR IGNORE subscription_episodes SET identity = ?1 WHERE identity = ?2")
+                for identity in seen where StateStore.renewedIdentity(identity) != identity {
+                    try rekeySeen.bind(StateStore.renewedIdentity(identity), at: 1)
+                    try rekeySeen.bind(identity, at: 2)
+                    try rekeySeen.run()
+                    try rekeySeen.reset()
                 }
                 // The listing shown before the upgrade keeps its numbers, under the new identities.
                 // One that cannot be read is left as it is: reading it says so, as before.
@@ -557,9 +564,15 @@ extension StateStore {
                 let alias = try connection.prepare("INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (?1, ?2)")
                 let drop = try connection.prepare("DELETE FROM subscriptions WHERE id = ?1")
                 let respell = try connection.prepare("UPDATE subscriptions SET url = ?1 WHERE id = ?2")
+                let adopt = try connection.prepare("UPDATE OR IGNORE subscription_urls SET subscription = ?1 WHERE subscription = ?2")
                 for subscription in all {
                     let normal = FeedAddress.normalized(subscription.url)
                     if let survivor = survivors[normal] {
+                        // Its earlier addresses stay the feed's: a move onto them is still refused.
+                        try adopt.bind(survivor, at: 1)
+                        try adopt.bind(subscription.id, at: 2)
+                        try adopt.run()
+                        try adopt.reset()
                         try alias.bind(subscription.url, at: 1)
                         try alias.bind(survivor, at: 2)
                         try alias.run()
@@ -583,22 +596,19 @@ extension StateStore {
                     try respell.run()
                     try respell.reset()
                 }
-                // Every record keyed by a feed's address, under its one form. Where that form has a
-                // record of the same episode already (the same episode downloaded twice, once per
-                // spelling), the other stays under its old key, with its file.
-                for (table, column) in [
-                    ("downloads", "feed"), ("library_files", "feed"), ("deleted_episodes", "feed"), ("batch_items", "feed"),
-                    ("download_requests", "feed"), ("current_listing", "feed_url"),
-                ] {
-                    let keys = try connection.prepare("SELECT DISTINCT \(column) FROM \(table) WHERE \(column) IS NOT NULL")
-                    let found = try keys.rows { row throws(SQLiteError) in try row.string(at: 0) }
-                    let rekey = try connection.prepare("UPDATE OR IGNORE \(table) SET \(column) = ?1 WHERE \(column) = ?2")
-                    for key in found where FeedAddress.normalized(key) != key {
-                        try rekey.bind(FeedAddress.normalized(key), at: 1)
-                        try rekey.bind(key, at: 2)
-                        try rekey.run()
-                        try rekey.reset()
-                    }
+                // Every record keyed by a feed's address, under its one form (`moveEpisodeRecords`).
+                // Where that form has a download record of the same episode already (downloaded
+                // once per spelling), the other stays under its old key, with its files.
+                let feeds = try connection.prepare(
+                    (["downloads"] + StateStore.episodeRecordTables).map { "SELECT feed FROM \($0)" }.joined(separator: " UNION "))
+                for feed in try feeds.rows({ row throws(SQLiteError) in try row.string(at: 0) }) where FeedAddress.normalized(feed) != feed {
+                    try StateStore.moveEpisodeRecords(fromFeed: feed, toFeed: FeedAddress.normalized(feed), in: connection)
+                }
+                let listing = try connection.prepare("SELECT feed_url FROM current_listing WHERE feed_url IS NOT NULL")
+                if let feed = try listing.firstRow({ row throws(SQLiteError) in try row.string(at: 0) }), FeedAddress.normalized(feed) != feed {
+                    let respelt = try connection.prepare("UPDATE current_listing SET feed_url = ?1")
+                    try respelt.bind(FeedAddress.normalized(feed), at: 1)
+                    try respelt.run()
                 }
             }
         ),

@@ -461,14 +461,7 @@ extension StateStore {
         try moveSubscription.bind(address, named: ":new")
         try moveSubscription.bind(subscription.id, named: ":id")
         try moveSubscription.run()
-        let moveDownloads = try connection.prepare("UPDATE OR IGNORE downloads SET feed = :new WHERE feed = :old")
-        try moveDownloads.bind(address, named: ":new")
-        try moveDownloads.bind(subscription.url, named: ":old")
-        try moveDownloads.run()
-        let moveFiles = try connection.prepare("UPDATE library_files SET feed = :new WHERE feed = :old")
-        try moveFiles.bind(address, named: ":new")
-        try moveFiles.bind(subscription.url, named: ":old")
-        try moveFiles.run()
+        try Self.moveEpisodeRecords(fromFeed: subscription.url, toFeed: address, in: connection)
         return nil
     }
 
@@ -510,9 +503,8 @@ extension StateStore {
             identities.remove(earlier)
             identities.insert(current)
         }
-        let episodes = fetched
         let verdict = EpisodeTriage.verdict(
-            on: episodes.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
+            on: fetched.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
             known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: subscription.settings.first)
         let new = Set(verdict.new)
         let upsert = try prepared("""
@@ -525,7 +517,7 @@ extension StateStore {
                 enclosure_length = excluded.enclosure_length, integrity = excluded.integrity
             """)
         let now = Date().timeIntervalSince1970
-        for episode in episodes {
+        for episode in fetched {
             try upsert.bind(subscription.id, at: 1)
             try upsert.bind(episode.identity, at: 2)
             try upsert.bind(new.contains(episode.identity) ? "new" : "seen", at: 3)
@@ -545,21 +537,14 @@ extension StateStore {
     }
 
     /// Gives the episode `key` of subscription `subscription` the identity `identity` in every
-    /// record of it; a record that already has the new identity (a download asked for by hand from
-    /// the listing meanwhile) keeps it, and the one under the old identity stays as it was.
+    /// record of it (`rekeyEpisode`).
     private func rekey(_ key: EpisodeKey, to identity: String, of subscription: Int) throws(SQLiteError) {
         let episode = try connection.prepare("UPDATE subscription_episodes SET identity = ?1 WHERE subscription = ?2 AND identity = ?3")
         try episode.bind(identity, at: 1)
         try episode.bind(subscription, at: 2)
         try episode.bind(key.identity, at: 3)
         try episode.run()
-        for table in ["downloads", "library_files", "deleted_episodes", "batch_items", "download_requests"] {
-            let records = try connection.prepare("UPDATE OR IGNORE \(table) SET identity = ?1 WHERE feed = ?2 AND identity = ?3")
-            try records.bind(identity, at: 1)
-            try records.bind(key.feed, at: 2)
-            try records.bind(key.identity, at: 3)
-            try records.run()
-        }
+        try Self.rekeyEpisode(feed: key.feed, identity: key.identity, to: identity, in: connection)
     }
 
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {

@@ -50,7 +50,12 @@ public enum KeepRule {
     /// The files of episodes published more than `days` days before `now` (`delete --older-than`);
     /// an undated episode's age is unknown, so it is never among them.
     public static func olderThan(_ files: [File], days: Int, now: Date) -> [File] {
-        let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-        return files.filter { ($0.published ?? .distantFuture) < cutoff }
+        files.filter { isOlder($0.published, thanDays: days, now: now) }
+    }
+
+    /// True when an episode published at `published` is more than `days` days old at `now`; an
+    /// undated one never is.
+    public static func isOlder(_ published: Date?, thanDays days: Int, now: Date) -> Bool {
+        (published ?? .distantFuture) < now.addingTimeInterval(-Double(days) * 86_400)
     }
 }

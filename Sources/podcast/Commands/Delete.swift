@@ -14,9 +14,10 @@ struct Delete: ParsableCommand {
             Every filter given applies, together: --since, --until, --match, --older-than DAYS \
             (published more than DAYS days ago; an undated episode is never among them), then \
             --latest N (the newest N of what is left). It deletes only files podcast wrote for \
-            those episodes and that are unchanged since (same size and SHA-256): never a file you \
-            put in the folder or edited, nor one found at an episode's name. A deleted episode is not downloaded again by podcast update (podcast \
-            download N still fetches it when asked).
+            those episodes and that are unchanged since (its ctime as placed, else its size and \
+            SHA-256): never a file you put in the folder or edited, nor one found at an episode's \
+            name. A deleted episode is not downloaded again by podcast update (podcast download N \
+            still fetches it when asked).
 
             --dry-run lists what would be deleted and deletes nothing. Before deleting more than \
             one episode at a terminal, podcast lists them and asks (y/N); --yes does not ask. Off a \
@@ -75,9 +76,8 @@ struct Delete: ParsableCommand {
         var rows: [JSONValue] = []
         var count = 0
         var bytes: Int64 = 0
-        // Every filter was applied above; the keys say what goes, and the age is passed on as well
-        // so the deletion itself never takes more than they name.
-        let problems = try LibraryDeletion(store: store).delete(chosen.map(\.key), olderThanDays: olderThan, now: now) { record, outcome in
+        // Every filter was applied above, in one place: the keys say what goes.
+        let problems = try LibraryDeletion(store: store).delete(chosen.map(\.key)) { record, outcome in
             guard !outcome.files.isEmpty || outcome.problems.isEmpty else { return }
             count += 1
             bytes += outcome.bytes

@@ -96,15 +96,20 @@ public struct FileOwnership {
         func refused(_ cause: Refusal.Cause, _ why: String) -> (Verdict, FileIO.Stamp?) {
             (.refused(Refusal(cause, "left \(path) in place: \(why)")), nil)
         }
+        // A file podcast cannot look at (its mode, its folder's, a failing disk) is one it cannot
+        // vouch for: left alone and said, never the end of the whole `update` or `delete`.
+        func cannotTell(_ error: SystemError) -> (Verdict, FileIO.Stamp?) {
+            refused(.failed, "podcast could not read it to tell whether it wrote it (\(error.reason)); fix that, or delete it yourself")
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            guard errno == ENOENT || errno == ENOTDIR else { throw SystemError.last("lstat", path: path) }
+            guard errno == ENOENT || errno == ENOTDIR else { return cannotTell(SystemError.last("lstat", path: path)) }
             return (.absent, nil)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             return refused(.notPodcasts, "it is \((info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a regular file"), so podcast did not write it")
         }
-        guard let owned = recorded, owned.path == path else { return refused(.notPodcasts, "podcast did not write it") }
+        guard let owned = recorded else { return refused(.notPodcasts, "podcast did not write it") }
         if let refusal = Self.refusal(of: owned, for: reason) { return refused(.notForThisReason, refusal) }
         if let bytes = owned.bytes, Int64(info.st_size) != bytes {
             return refused(.changed, "it has \(info.st_size) bytes, not the \(bytes) podcast wrote, so it was changed since")
@@ -118,7 +123,13 @@ public struct FileOwnership {
         guard let digest = owned.sha256 else {
             return refused(.changed, "podcast kept no digest of it (an older version wrote it), so it cannot tell whether it changed")
         }
-        guard let opened = try Self.digest(ofRegularFile: path) else {
+        let read: (stamp: FileIO.Stamp, size: Int64, sha256: String)?
+        do {
+            read = try Self.digest(ofRegularFile: path)
+        } catch {
+            return cannotTell(error)
+        }
+        guard let opened = read else {
             return refused(.notPodcasts, "it is no longer a regular file, so podcast did not write it")
         }
         // The same bytes in another file (a copy in a folder linked in place of podcast's, a file
@@ -135,7 +146,7 @@ public struct FileOwnership {
 
     /// The SHA-256 of the regular file at `path`, with its size and stamp as opened; nil when
     /// what is there now is a symbolic link or no regular file.
-    private static func digest(ofRegularFile path: String) throws -> (stamp: FileIO.Stamp, size: Int64, sha256: String)? {
+    private static func digest(ofRegularFile path: String) throws(SystemError) -> (stamp: FileIO.Stamp, size: Int64, sha256: String)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENXIO || errno == ENOENT { return nil }
