@@ -63,7 +63,7 @@ enum EnclosureIdentity {
 
     /// `parts` without the tracking prefix it begins with, or nil when it begins with none.
     private static func strippingPrefix(_ parts: URLParts) -> URLParts? {
-        let host = parts.authority.split(separator: "@").last.map(String.init) ?? parts.authority
+        let host = parts.host
         let segments = parts.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for prefix in trackingPrefixes {
             let pattern = prefix.split(separator: "/")

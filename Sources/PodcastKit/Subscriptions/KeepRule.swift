@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// Which of a subscription's files `keep N` deletes: the oldest of those podcast downloaded for it,
-/// beyond the newest N; and which `delete --older-than DAYS` deletes. Only files podcast recorded
+/// Which of a subscription's files `keep N` deletes: the oldest of those its updates downloaded,
+/// beyond the newest N; and how old `delete --older-than DAYS` counts an episode. Only files podcast recorded
 /// as its own are ever offered to it, so a file the user put in the folder is never a candidate.
 public enum KeepRule {
     /// One downloaded file of the subscription.
@@ -45,12 +45,6 @@ public enum KeepRule {
             return a != b ? a < b : left.path < right.path
         }
         return Array(newestFirst.dropFirst(max(0, keep)))
-    }
-
-    /// The files of episodes published more than `days` days before `now` (`delete --older-than`);
-    /// an undated episode's age is unknown, so it is never among them.
-    public static func olderThan(_ files: [File], days: Int, now: Date) -> [File] {
-        files.filter { isOlder($0.published, thanDays: days, now: now) }
     }
 
     /// True when an episode published at `published` is more than `days` days old at `now`; an
