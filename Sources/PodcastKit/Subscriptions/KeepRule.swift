@@ -1,8 +1,9 @@
 import FoundationEssentials
 
 /// Which of a subscription's files `keep N` deletes: the oldest of those its updates downloaded,
-/// beyond the newest N; and how old `delete --older-than DAYS` counts an episode. Only files podcast recorded
-/// as its own are ever offered to it, so a file the user put in the folder is never a candidate.
+/// beyond the newest N; and how old `delete --older-than DAYS` counts an episode. Only files
+/// podcast recorded as its own are ever offered to it, so a file the user put in the folder is
+/// never a candidate.
 public enum KeepRule {
     /// One downloaded file of the subscription.
     public struct File: Sendable, Equatable {
