@@ -15,7 +15,7 @@ import Testing
             directory = try TemporaryDirectory(prefix: "feed-fetcher")
             store = try StateStore(path: directory.path("state.sqlite"))
             fetcher = FeedFetcher(
-                http: HTTPClient(settings: HTTPSettings(stallTimeout: 5)), cache: store,
+                settings: HTTPSettings(stallTimeout: 5), cache: store,
                 cacheDirectory: directory.path("feeds"))
         }
     }
@@ -169,9 +169,9 @@ import Testing
     }
 
     @Test func charsetParameterIsParsedLikeServersWriteIt() {
-        #expect(FeedFetcher.charset(of: "text/xml; charset=UTF-8") == "UTF-8")
-        #expect(FeedFetcher.charset(of: "text/xml;charset= 'us-ascii'") == "us-ascii")
-        #expect(FeedFetcher.charset(of: "text/xml; qs=0.9") == nil)
-        #expect(FeedFetcher.charset(of: nil) == nil)
+        #expect(FeedFile.charset(of: "text/xml; charset=UTF-8") == "UTF-8")
+        #expect(FeedFile.charset(of: "text/xml;charset= 'us-ascii'") == "us-ascii")
+        #expect(FeedFile.charset(of: "text/xml; qs=0.9") == nil)
+        #expect(FeedFile.charset(of: nil) == nil)
     }
 }

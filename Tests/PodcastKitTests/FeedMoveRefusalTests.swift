@@ -70,10 +70,12 @@ import Testing
     @Test func aPermanentRedirectOntoAnotherSubscriptionFailsNamingBoth() {
         var refresh = Self.alpha()
         let end = refresh.answered(.init(status: 200, permanentTarget: "http://b/feed.xml", digest: "d"))
-        guard case .end(.failed(let reason)) = end else {
+        guard case .end(.failed(let error)) = end else {
             Issue.record("not a failure: \(end)")
             return
         }
+        let reason = error.description
+        #expect(error.cause == "moved onto another subscription")
         #expect(reason.contains("http://a/feed.xml") && reason.contains("http://b/feed.xml") && reason.contains("\"Bravo\""), "\(reason)")
         #expect(refresh.address == "http://a/feed.xml")
         #expect(refresh.moves.isEmpty)

@@ -157,7 +157,7 @@ import Testing
         var refresh = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         _ = refresh.answered(.init(status: 200, digest: "d"))
         _ = refresh.parsed(.success(Self.page([Self.episode("b", day: 2)], next: "http://h/p2")))
-        let failure = FailedTransfer(id: 2, kind: .http(.status(500, url: "http://h/p2", retryAfter: nil)), url: "http://h/p2")
+        let failure = FeedError(.http(.status(500, url: "http://h/p2", retryAfter: nil)), source: "http://h/p2")
         #expect(refresh.failed(failure) == .end(.updated))
         #expect(refresh.result?.feed.episodes.count == 1)
         #expect(refresh.result?.warnings.first?.contains("page 2") == true)
@@ -165,13 +165,13 @@ import Testing
 
     @Test func goneAndFailuresEndTheFeed() {
         var gone = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
-        #expect(gone.failed(FailedTransfer(id: 1, kind: .http(.status(410, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml")) == .end(.gone))
+        #expect(gone.failed(FeedError(.http(.status(410, url: "http://h/feed.xml", retryAfter: nil)), source: "http://h/feed.xml")) == .end(.gone))
         var failed = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
-        let end = failed.failed(FailedTransfer(id: 1, kind: .http(.status(500, url: "http://h/feed.xml", retryAfter: nil)), url: "http://h/feed.xml"))
-        guard case .end(.failed(let reason)) = end else { Issue.record("not a failure: \(end)"); return }
-        #expect(reason.contains("500"))
+        let end = failed.failed(FeedError(.http(.status(500, url: "http://h/feed.xml", retryAfter: nil)), source: "http://h/feed.xml"))
+        guard case .end(.failed(let error)) = end else { Issue.record("not a failure: \(end)"); return }
+        #expect(error.description.contains("500") && error.cause == "HTTP 500")
         var broken = FeedRefresh(subscription: 1, url: "http://h/feed.xml", last: .init())
         _ = broken.answered(.init(status: 200, digest: "d"))
-        #expect(broken.parsed(.failure(FeedError(.html, source: "http://h/feed.xml"))) == .end(.failed(FeedError(.html, source: "http://h/feed.xml").description)))
+        #expect(broken.parsed(.failure(FeedError(.html, source: "http://h/feed.xml"))) == .end(.failed(FeedError(.html, source: "http://h/feed.xml"))))
     }
 }

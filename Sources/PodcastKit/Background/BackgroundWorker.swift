@@ -124,7 +124,7 @@ public struct BackgroundWorker {
             log("update \(request.id): fetching \(Plural.count(chosen.count, "feed"))")
             let display = display()
             let started = ContinuousClock.now
-            let outcome = try SubscriptionUpdate(store: store, paths: paths, settings: settings)
+            let outcome = try SubscriptionUpdate(store: store, paths: paths, settings: settings, deadlines: request.settings.feedDeadlines)
                 .run(chosen, refresh: request.refresh, stop: stop) { event in
                     switch event {
                     case .feed(let report): feedLines(report).forEach(log)

@@ -35,6 +35,8 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
     var transcriptTypes: [String]?
     var tag: Bool?
     var playlist: Bool?
+    /// An update's `feed-timeout`, in seconds (nil: the default).
+    var feedTimeoutSeconds: Double?
 
     /// The record of `settings`, whose headers (if any) are kept in `headersFile`.
     public init(_ settings: DownloadSettings, headersFile: String?) {
@@ -66,6 +68,12 @@ public struct QueuedSettings: Sendable, Equatable, Codable {
         transcriptTypes = library.transcriptTypes.map(\.rawValue)
         tag = library.tag
         playlist = library.playlist
+    }
+
+    /// How long an update's feeds may take.
+    public var feedDeadlines: FeedDeadlines {
+        get { FeedDeadlines(feed: feedTimeoutSeconds.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? FeedDeadlines.defaultFeed) }
+        set { feedTimeoutSeconds = Self.seconds(newValue.feed) }
     }
 
     /// The settings recorded, with `headers` (read from `headersFile`) as the headers' values.

@@ -32,7 +32,7 @@ extension Configuration {
             "retry-budget",
         ],
         "http": [
-            "user-agent", "connect-timeout", "stall-timeout", "headers", "header-hosts", "proxy", "cookies", "ca-file",
+            "user-agent", "connect-timeout", "stall-timeout", "feed-timeout", "headers", "header-hosts", "proxy", "cookies", "ca-file",
             "allow-insecure-redirects",
         ],
     ]
@@ -107,6 +107,8 @@ extension Configuration {
             stallTimeout = try read.integer(in: 1...86_400, "stall-timeout must be a whole number of seconds, 1 or more")
         case "retries":
             retries = try read.integer(in: 1...1000, "retries must be a whole number, 1 or more")
+        case "feed-timeout":
+            feedTimeout = try read.seconds("feed-timeout must be a number of seconds such as 120 or 30")
         case "retry-wait":
             retryWait = try read.seconds("retry-wait must be a number of seconds such as 2 or 0.5")
         case "retry-budget":

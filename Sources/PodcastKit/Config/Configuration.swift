@@ -7,6 +7,8 @@ public struct Configuration: Sendable, Equatable {
     public var connectTimeout: Int?
     /// Seconds under 1 KiB/s before a transfer counts as stalled.
     public var stallTimeout: Int?
+    /// The most one feed may take (`feed-timeout`), when `--feed-timeout` is not given.
+    public var feedTimeout: Duration?
     /// The store country searches use when `--country` is not given.
     public var country: String?
     /// Episodes downloaded at once when `--concurrency` is not given.

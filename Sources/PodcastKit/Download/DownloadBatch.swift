@@ -52,6 +52,8 @@ public final class DownloadBatch {
     var progressUnrecorded = false
     /// When the batch last looked for pause and cancel requests from other processes.
     var lastStopRequestPoll = ContinuousClock.now
+    /// What shares the engine and hands the batch episodes as it finds them, while it runs.
+    private var feeder: (any BatchFeeder)?
 
     /// A batch writing to `episodesDirectory` and recording progress in `store`; `force` fetches
     /// episodes already downloaded again.
@@ -98,6 +100,16 @@ public final class DownloadBatch {
     public func run(
         _ items: [DownloadItem], refill: (() -> [DownloadItem])? = nil, report: (DownloadUpdate) -> Void
     ) throws -> BatchOutcome {
+        try run(items, refill: refill, feeder: nil, report: report)
+    }
+
+    /// Downloads `items` as `run(_:refill:report:)` does, beside a `feeder` that shares the
+    /// batch's engine: its transfers run beside the episodes' (on the same connections), its
+    /// events go to it, and the episodes it finds join the batch as soon as it hands them over.
+    /// The batch ends once the feeder has finished too.
+    func run(
+        _ items: [DownloadItem], refill: (() -> [DownloadItem])?, feeder: (any BatchFeeder)?, report: (DownloadUpdate) -> Void
+    ) throws -> BatchOutcome {
         try FileIO.makeDirectory(partialDirectory, mode: 0o755)
         syncsToDisk = !FileIO.isInMemory(partialDirectory)
         sweepOrphanedPartials(report: report)
@@ -113,6 +125,9 @@ public final class DownloadBatch {
 
         self.items = items
         claims = ClaimQueue(count: items.count)
+        self.feeder = feeder
+        defer { self.feeder = nil }
+        feeder?.start(on: engine)
 
         // Completed transfers are finished in groups (one transaction each), not one by one,
         // once their digests are taken (`FileDigester`).
@@ -127,6 +142,11 @@ public final class DownloadBatch {
                 self.items += more
                 claims.extend(by: more.count)
             }
+            if let feeder, stop == nil {
+                let found = feeder.takeEpisodes()
+                self.items += found
+                claims.extend(by: found.count)
+            }
             if let stop {
                 // Every episode asked for is claimed, so the ones that never started are paused too.
                 while hasUnclaimed { claimNextGroup(report: report) }
@@ -135,12 +155,18 @@ public final class DownloadBatch {
                 if hasUnclaimed { claimNextGroup(report: report) }
                 activate(inFlight: active.count - completed.count - digesting.count - delayed.count, report: report)
             }
-            if active.isEmpty && !hasUnclaimed && companions.isEmpty { break }
+            if active.isEmpty && !hasUnclaimed && companions.isEmpty && feeder?.isFinished ?? true { break }
             // While items wait to be claimed, events are taken without waiting for them; with a
             // refill, no longer than until its next turn.
             let refillBy = refill.map { _ in lastRefill + Self.refillInterval }
             let wakeBy = hasUnclaimed ? .now : [finishBy, refillBy].compactMap { $0 }.min()
             for event in queue.drain(until: wakeBy) {
+                if case .transfer(let transferEvent) = event, let feeder, let feederEvent = Self.feederPart(of: transferEvent) {
+                    feeder.handle(feederEvent)
+                    guard case .progress(let all) = transferEvent else { continue }
+                    // The episodes' part of a progress snapshot goes on below.
+                    if all.allSatisfy({ FeedRound.owns($0.id) }) { continue }
+                }
                 if case .transfer(let transferEvent) = event, let id = transferEvent.requestID, id >= Self.firstCompanionID {
                     companionEvent(transferEvent, report: report)
                     continue
@@ -154,7 +180,8 @@ public final class DownloadBatch {
                 case .transfer(.responded(let response)):
                     digester.rewinding(response.id, to: response.offset)
                     perform(active[response.id]?.responded(response, now: .now), for: response.id, report: report)
-                case .transfer(.progress(let snapshot)):
+                case .transfer(.progress(let all)):
+                    let snapshot = all.filter { !FeedRound.owns($0.id) }
                     checkpoint(snapshot, report: report)
                     pollStopRequests(report: report)
                     report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
@@ -304,7 +331,17 @@ public final class DownloadBatch {
     private func halt(_ reason: BatchOutcome.Stop) {
         guard stop == nil else { return }
         stop = reason
+        feeder?.stop()
         engine?.shutdown()
+    }
+
+    /// The part of `event` that is about the feeder's transfers, if any.
+    private static func feederPart(of event: TransferEvent) -> TransferEvent? {
+        if case .progress(let all) = event {
+            let feeds = all.filter { FeedRound.owns($0.id) }
+            return feeds.isEmpty ? nil : .progress(feeds)
+        }
+        return event.requestID.map(FeedRound.owns) == true ? event : nil
     }
 
     /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's

@@ -96,6 +96,8 @@ public struct RetryPolicy: Sendable, Equatable {
             return retry(.startOver(after: nil))
         case .lengthMismatch:
             return retry(.resumeNow)
+        case .noAnswer, .overTime:
+            return backOff(then: .resumeNow, retryAfter: nil, history: &history, at: now, jitter: jitter)
         case .http(let error):
             switch error.kind {
             case .status(401), .status(403):

@@ -22,6 +22,57 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case http(HTTPError)
         /// A local feed file could not be read.
         case unreadable(SystemError)
+        /// The server took the request and did not begin to answer in time.
+        case noAnswer(Duration)
+        /// The feed was not fetched within the feed's deadline (`feed-timeout`).
+        case overTime(Duration)
+        /// Not asked for: the feed's host did not answer twice in this round of `update`.
+        case hostSkipped(host: String)
+        /// The feed moved onto another subscription's address; the line says which.
+        case movedOntoAnother(String)
+        /// The feed cache in podcast's home could not be written.
+        case cache(SystemError)
+        /// The fetch was stopped (Ctrl-C).
+        case interrupted
+    }
+
+    /// An error for the failed transfer of feed `source`.
+    init(_ failure: FailedTransfer, source: String) {
+        switch failure.kind {
+        case .http(let error): self.init(.http(error), source: source)
+        case .htmlInsteadOfMedia: self.init(.html, source: source)
+        case .noAnswer(let wait): self.init(.noAnswer(wait), source: source)
+        case .overTime(let limit): self.init(.overTime(limit), source: source)
+        case .tooLarge: self.init(.tooLarge(limit: FeedParser.maxBytes), source: source)
+        case .local(let error): self.init(.cache(error), source: source)
+        case .lengthMismatch(let received, let announced):
+            self.init(.http(HTTPError(
+                kind: .connectionLost, url: failure.url, detail: "received \(received) of the \(announced) bytes announced",
+                advice: "try again")), source: source)
+        case .cancelled, .startOver:
+            // A feed is fetched whole, never resumed: only a stop cuts it short.
+            self.init(.interrupted, source: source)
+        }
+    }
+
+    /// Why, in a word or two, for the summary of a round of `update`.
+    public var cause: String {
+        switch kind {
+        case .noAnswer, .overTime: return "timed out"
+        case .hostSkipped: return "host down"
+        case .html: return "HTML page"
+        case .movedOntoAnother: return "moved onto another subscription"
+        case .empty, .json, .binary, .notXML, .notAFeed, .malformed, .tooLarge: return "not a feed"
+        case .unreadable, .cache: return "local error"
+        case .interrupted: return "interrupted"
+        case .http(let error):
+            switch error.kind {
+            case .status(let code): return "HTTP \(code)"
+            case .hostNotFound, .cannotConnect, .proxy, .tls: return "unreachable"
+            case .timedOut: return "timed out"
+            default: return "network error"
+            }
+        }
     }
 
     /// The class of failure.
@@ -56,6 +107,16 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             return "feed \(source) is larger than \(size), and its first \(size) hold no episode; \(check)"
         case .http(let error): return "feed \(source): \(error)"
         case .unreadable(let error): return "feed \(source): \(error); check the path"
+        case .noAnswer(let wait):
+            return "feed \(source): no answer within \(FailedTransfer.words(wait)); the server may be down: try again later"
+        case .overTime(let limit):
+            return "feed \(source): not fetched within \(FailedTransfer.words(limit)) (feed-timeout); the server is too slow: "
+                + "try again later, or raise feed-timeout"
+        case .hostSkipped(let host):
+            return "feed \(source): not asked for: \(host) did not answer twice in this update; try again later"
+        case .movedOntoAnother(let line): return "feed \(source): \(line)"
+        case .cache(let error): return "feed \(source): \(error); check the space and permissions of podcast's home"
+        case .interrupted: return "feed \(source): interrupted; run the command again"
         }
     }
 }

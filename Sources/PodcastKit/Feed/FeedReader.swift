@@ -36,7 +36,7 @@ public struct FeedReader {
     /// Reads the feed in the file at `path`: the one source that needs neither the network nor
     /// the store.
     public static func read(file path: String) throws(FeedError) -> FeedFetcher.Fetched {
-        let result = try FeedFetcher.read(file: path)
+        let result = try FeedFile.read(file: path)
         return FeedFetcher.Fetched(result: result, url: result.feed.url, moves: [], notModified: false, pages: 1)
     }
 

@@ -50,3 +50,14 @@ public struct HTTPSettings: Sendable, Equatable {
         self.cookies = cookies
     }
 }
+
+extension HTTPSettings {
+    /// These settings as every feed request uses them, whichever command asks: the user's
+    /// `headers` go with them only when `header-hosts` names where. Unscoped headers are for the
+    /// servers downloads start at (a private CDN's key) and must not reach every feed's host.
+    public var forFeeds: HTTPSettings {
+        var settings = self
+        if settings.headers.hosts.isEmpty { settings.headers = RequestHeaders() }
+        return settings
+    }
+}

@@ -48,8 +48,8 @@ final class FeedDetails {
         var pages: [Feed] = []
         var next: String? = feed
         var visited: Set<String> = []
-        while let url = next, pages.count < FeedFetcher.maxPages, visited.insert(url).inserted, let path = try copy(of: url) {
-            guard let result = try? FeedFetcher.parse(file: path, url: url, source: url) else { break }
+        while let url = next, pages.count < FeedRefresh.maxPages, visited.insert(url).inserted, let path = try copy(of: url) {
+            guard let result = try? FeedFile.parse(file: path, url: url, source: url) else { break }
             pages.append(result.feed)
             next = result.feed.nextPageURL
         }

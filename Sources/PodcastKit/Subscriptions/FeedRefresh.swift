@@ -1,7 +1,13 @@
-/// One subscribed feed's fetch during `update`, step by step: a value with one `mutating func`
-/// per event, each returning what to do next, so every branch (not modified, the same bytes
-/// again, a move, `itunes:new-feed-url`, paging, 410 Gone, a failure) is tested without a server.
-/// `FeedRound` carries the actions out on the transfer engine.
+/// One feed's fetch, step by step: a value with one `mutating func` per event, each returning
+/// what to do next, so every branch (not modified, the same bytes again, a move,
+/// `itunes:new-feed-url`, paging, 410 Gone, a failure) is tested without a server. The one
+/// answer to how a feed is fetched, whichever command asks: `FeedRound` carries the actions out
+/// on the transfer engine, for `update` many feeds at once beside its downloads, and
+/// `FeedFetcher` for one feed (`episodes`, `show`, `subscribe`, `download <feed>`).
+///
+/// A listing (`listsUnchanged`) wants the episodes even when the feed has not changed: a 304
+/// then asks to parse the cached answer, and the pages after it are read as ever. An update
+/// wants only what changed: a 304, or the same bytes as last time, ends the fetch.
 ///
 /// A move onto an address another subscription has (its current one or an earlier one) is
 /// refused here, before anything of the document there is used: a feed could otherwise take
@@ -44,7 +50,7 @@ struct FeedRefresh {
             let outcome = readWhereItIs
                 ? "the move is refused and the feed is read where it is"
                 : "the move is refused and nothing of that feed is recorded for this subscription"
-            return "\(URLRedaction.redacted(move.from)) \(why) to \(URLRedaction.redacted(move.to)), which is the subscription "
+            return "\(move.from) \(why) to \(move.to), which is the subscription "
                 + "\"\(owner)\": \(outcome); if the two are the same podcast, unsubscribe one of them"
         }
     }
@@ -77,8 +83,8 @@ struct FeedRefresh {
         case updated
         /// 410 Gone.
         case gone
-        /// Could not be fetched or parsed; the reason, one line.
-        case failed(String)
+        /// Could not be fetched or parsed.
+        case failed(FeedError)
     }
 
     /// What the subscription's last recorded fetch was answered with.
@@ -95,8 +101,10 @@ struct FeedRefresh {
         }
     }
 
-    /// The subscription it is for.
+    /// The subscription it is for (0 for a feed no subscription asked for).
     let subscription: Int
+    /// True when the episodes are wanted even if the feed has not changed (a listing).
+    let listsUnchanged: Bool
     /// Where the subscription says the feed lives.
     let requested: String
     /// What its last recorded fetch was answered with.
@@ -117,7 +125,10 @@ struct FeedRefresh {
     private(set) var result: FeedParser.Result?
     /// The first page's digest as fetched this time (to remember for next time).
     private(set) var digest: String?
-    private var pages = 0
+    /// True when the server said the first page had not changed (a listing reads it from the cache).
+    private(set) var notModified = false
+    /// How many pages were read.
+    private(set) var pages = 0
     private var followedNewFeedURL = false
     private var visited: Set<String>
     /// The document at the feed's own address, kept while its `itunes:new-feed-url` is
@@ -133,13 +144,14 @@ struct FeedRefresh {
         var documentURL: String
     }
 
-    /// The most pages read of one paged feed, as `FeedFetcher` reads them.
-    static let maxPages = FeedFetcher.maxPages
+    /// The most pages read of one paged feed.
+    static let maxPages = 50
 
     /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered
     /// with `last`; `owners` are the subscriptions' addresses, by `FeedAddress.normalized`.
-    init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:]) {
+    init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:], listsUnchanged: Bool = false) {
         self.subscription = subscription
+        self.listsUnchanged = listsUnchanged
         requested = url
         self.last = last
         self.owners = owners
@@ -169,16 +181,20 @@ struct FeedRefresh {
                 }
                 let refusal = RefusedMove(move: move, owner: owner.title, readWhereItIs: false)
                 refused.append(refusal)
-                return .end(.failed(refusal.description))
+                return .end(.failed(FeedError(.movedOntoAnother(refusal.description), source: requested)))
             }
             moves.append(move)
             address = target
             visited.insert(target)
         }
-        if answer.status == 304 { return .end(.unchanged) }
+        if answer.status == 304 {
+            // The cached answer is the document now: a listing reads it (`parse` of a 304).
+            notModified = true
+            return listsUnchanged ? .parse(url: address) : .end(.unchanged)
+        }
         digest = answer.digest
         // A server that ignores validators sends the same bytes again: they were read last time.
-        if !followedNewFeedURL, let digest, digest == last.digest { return .end(.unchanged) }
+        if !followedNewFeedURL, !listsUnchanged, let digest, digest == last.digest { return .end(.unchanged) }
         return .parse(url: address)
     }
 
@@ -186,9 +202,9 @@ struct FeedRefresh {
     mutating func parsed(_ outcome: Result<FeedParser.Result, FeedError>) -> Action {
         switch outcome {
         case .failure(let error):
-            guard var result else { return .end(.failed(error.description)) }
+            guard var result else { return .end(.failed(error)) }
             // The pages already read are still the feed; a broken later page only ends it early.
-            result.warnings.append("page \(pages + 1) of feed \(URLRedaction.redacted(address)) could not be read (\(error)); using the first \(pages)")
+            result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
             self.result = result
             return finish()
         case .success(let page):
@@ -212,6 +228,7 @@ struct FeedRefresh {
                     // The feed says where it lives now: read it from there, and remember that.
                     ownDocument = Document(address: address, moves: moves, page: page, digest: digest, documentURL: documentURL)
                     followedNewFeedURL = true
+                    notModified = false
                     moves.append(move)
                     documentURL = newURL
                     address = newURL
@@ -226,12 +243,12 @@ struct FeedRefresh {
     }
 
     /// The last request failed.
-    mutating func failed(_ failure: FailedTransfer) -> Action {
+    mutating func failed(_ error: FeedError) -> Action {
         guard var result else {
-            if case .http(let error) = failure.kind, error.kind == .status(410) { return .end(.gone) }
-            return .end(.failed(failure.reason))
+            if case .http(let http) = error.kind, http.kind == .status(410), !listsUnchanged { return .end(.gone) }
+            return .end(.failed(error))
         }
-        result.warnings.append("page \(pages + 1) of feed \(URLRedaction.redacted(address)) could not be read (\(failure.reason)); using the first \(pages)")
+        result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
         self.result = result
         return finish()
     }
@@ -271,7 +288,7 @@ struct FeedRefresh {
         guard var result else { return .end(.updated) }
         guard let next = result.feed.nextPageURL, HTTPClient.isHTTP(next), !visited.contains(next) else { return finish() }
         guard pages < Self.maxPages, result.feed.episodes.count < FeedBuilder.maxItems else {
-            result.warnings.append("feed \(URLRedaction.redacted(address)) has more pages than podcast reads (\(pages) pages, "
+            result.warnings.append("feed \(address) has more pages than podcast reads (\(pages) pages, "
                 + "\(result.feed.episodes.count) episodes); the rest were not read")
             self.result = result
             return finish()
@@ -285,7 +302,7 @@ struct FeedRefresh {
         if pages > 1, var result {
             let duplicates = FeedParser.orderNewestFirst(&result.feed.episodes)
             if duplicates > 0 {
-                result.warnings.append("feed \(URLRedaction.redacted(address)) lists \(duplicates) episodes on more than one page; each is shown once")
+                result.warnings.append("feed \(address) lists \(duplicates) episodes on more than one page; each is shown once")
             }
             self.result = result
         }

@@ -1,16 +1,26 @@
 import FoundationEssentials
 import Glibc
 
-/// Fetches subscribed feeds many at once on one `TransferEngine` (so at most two connections go to
-/// one host, and one slow server holds up nothing else), each led by its `FeedRefresh`. A first
-/// page that arrives whole replaces the feed's cached body; what changed is parsed on the calling
-/// thread while the engine goes on fetching the others.
+/// Fetches feeds on a `TransferEngine`, each led by its `FeedRefresh`: many at once in the
+/// engine's feed lane, so at most `connectionsPerHost` connections go to one host (shared with
+/// any downloads on the same engine), and one slow server holds up nothing else. The engine may
+/// be someone else's: `update` runs the round on its download batch's engine (`BatchFeeder`), so
+/// a feed's new episodes start downloading while other feeds are still fetched; `FeedFetcher`
+/// runs one feed on an engine of its own.
 ///
-/// The conditional GET uses the validators of the answer whose episodes the subscription last
-/// recorded; the new validators and digest are returned, not stored: `SubscriptionUpdate` writes
-/// them with the episodes they revealed, in one transaction, so a crash between the two can never
-/// leave a feed that answers 304 to episodes nobody looked at.
-struct FeedRound {
+/// Every feed has a deadline (`FeedDeadlines.feed`, all its pages and moves together, counted from
+/// its first request's start) and every request a first-byte timeout. A host that does not
+/// answer twice in a round (`HostWatch`) is not asked again in it: its other feeds end at once,
+/// and `takeNotices` says so in one line.
+///
+/// A first page that arrives whole replaces the feed's cached body; a 304 writes no file at
+/// all. The conditional GET uses the validators of the answer whose episodes the subscription
+/// last recorded; the new validators and digest are returned (`Outcome`), not stored:
+/// `SubscriptionUpdate` writes them with the episodes they revealed, in one transaction, so a
+/// crash between the two can never leave a feed that answers 304 to episodes nobody looked at.
+///
+/// Not thread-safe: `handle` is called on the thread that parses and records (the batch's).
+final class FeedRound {
     /// How one feed's fetch ended.
     struct Outcome {
         /// The refresh, at its end: address, moves, pages read.
@@ -21,27 +31,110 @@ struct FeedRound {
         var cacheEntry: FeedCacheEntry?
     }
 
-    /// The engine's settings: concurrency, identity, timeouts.
-    let settings: TransferEngine.Settings
-    /// Where bodies of first pages are kept (the feed cache shared with `podcast episodes`).
-    let cacheDirectory: String
+    /// Feed transfers' ids start here, past the ids of episodes and companions on a shared engine.
+    static let firstID = 1 << 50
 
-    /// Feeds fetched at once: enough to keep every host's two connections busy.
-    static let concurrency = 16
+    /// The most of a feed's body fetched: a little past what the parser reads (more than the
+    /// largest piece libcurl hands over), so the parser sees that the document goes on and says
+    /// it was cut, rather than taking the cut for broken XML.
+    static let bodyLimit = Int64(FeedParser.maxBytes) + 1024 * 1024
+
+    /// True when the transfer `id` is a feed's.
+    static func owns(_ id: Int) -> Bool { id >= firstID }
+
+    /// The HTTP settings of feed requests (`HTTPSettings.forFeeds`).
+    let http: HTTPSettings
+    let deadlines: FeedDeadlines
+    /// Where bodies of first pages are kept (the feed cache shared by every command).
+    let cacheDirectory: String
+    /// Told how much of a page has arrived, once a page has taken a second, then at most four
+    /// times a second (`ProgressPacing`).
+    var progress: ((FeedFetchProgress) -> Void)?
 
     /// A fetch in flight: which refresh it serves and where its body goes.
     private struct Fetch {
         var refresh: Int
         var url: String
+        var host: String
         var path: String
         var firstPage: Bool
+        var pacing = ProgressPacing(start: .now)
+        var reported = 0
     }
 
-    /// Fetches every feed of `refreshes` to its end; `refresh` skips the conditional GET.
-    /// `ended` is given each feed as it ends (on this thread), to record: the round keeps nothing of it. `stop` ends the round early:
-    /// the fetches still running end as cancelled failures.
-    func run(_ refreshes: [FeedRefresh], refresh: Bool, stop: RunStop, ended: (Outcome) -> Void) throws {
-        try FileIO.makeDirectory(cacheDirectory)
+    private var machines: [FeedRefresh]
+    /// Each refresh's first pages, by the URL asked: the one its document came from is recorded.
+    private var cacheEntries: [[String: FeedCacheEntry]]
+    private var fetches: [Int: Fetch] = [:]
+    private var nextID = FeedRound.firstID
+    private var open: Int
+    /// The body each refresh fetched last, to parse, and the URL it came from (after
+    /// redirects: the base of its relative links).
+    private var lastBody: [Int: (path: String, base: String)] = [:]
+    /// When each refresh's time is up, from its first request's start.
+    private var deadline: [Int: ContinuousClock.Instant] = [:]
+    private var hosts = HostWatch()
+    private var ended: [Outcome] = []
+    private var notices: [String] = []
+    private var engine: TransferEngine?
+
+    /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, caching in `cacheDirectory`.
+    init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, cacheDirectory: String) {
+        machines = refreshes
+        cacheEntries = Array(repeating: [:], count: refreshes.count)
+        open = refreshes.count
+        self.http = http
+        self.deadlines = deadlines
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// True once every feed has ended.
+    var isFinished: Bool { open == 0 }
+
+    /// Begins every feed on `engine`; `refresh` skips the conditional GET. Ends at once, failed,
+    /// when the feed cache cannot be made.
+    func start(on engine: TransferEngine, refresh: Bool) {
+        self.engine = engine
+        do {
+            try FileIO.makeDirectory(cacheDirectory)
+        } catch {
+            for index in machines.indices { end(index, .failed(FeedError(.cache(error), source: machines[index].requested))) }
+            return
+        }
+        for index in machines.indices {
+            carryOut(machines[index].begin(refresh: refresh), for: index)
+        }
+    }
+
+    /// The feeds that ended since the last call, in the order they ended.
+    func takeEnded() -> [Outcome] {
+        defer { ended.removeAll() }
+        return ended
+    }
+
+    /// Lines for the user about the round as a whole (a host skipped), since the last call.
+    func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    /// Stops the round: the fetches still running are cancelled and their files removed;
+    /// nothing of an unended feed is returned.
+    func abandon() {
+        for (id, fetch) in fetches {
+            engine?.cancel(id)
+            // Ownership: this round's own temporary feed file.
+            unlink(fetch.path)
+        }
+        fetches.removeAll()
+        open = 0
+    }
+
+    /// Runs the round on an engine of its own with `settings` until every feed has ended, or
+    /// `stop` stops it; `afterEvents` is called after each batch of events (to take what ended).
+    func runAlone(
+        engine settings: TransferEngine.Settings, refresh: Bool, stop: RunStop = RunStop(), afterEvents: () -> Void
+    ) throws(SystemError) {
         let queue = EventQueue<TransferEvent>()
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0) }
         stop.running { engine.shutdown() }
@@ -49,99 +142,231 @@ struct FeedRound {
             stop.running(nil)
             engine.shutdown()
         }
-
-        var machines = refreshes
-        // Each refresh's first pages, by the URL asked: the one its document came from is recorded.
-        var cacheEntries: [[String: FeedCacheEntry]] = Array(repeating: [:], count: refreshes.count)
-        var fetches: [Int: Fetch] = [:]
-        var nextID = 0
-        var open = refreshes.count
-        // The body each refresh fetched last, to parse.
-        var lastBody: [Int: String] = [:]
-
-        func carryOut(_ action: FeedRefresh.Action, for index: Int, contentType: String? = nil) {
-            var action = action
-            while true {
-                switch action {
-                case .fetch(let url, let conditional):
-                    nextID += 1
-                    let path = cacheDirectory + "/.update-\(getpid())-\(nextID).part"
-                    fetches[nextID] = Fetch(refresh: index, url: url, path: path, firstPage: machines[index].result == nil)
-                    var request = TransferRequest(
-                        id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false,
-                        maxSize: Int64(FeedParser.maxBytes))
-                    if conditional {
-                        request.headers = machines[index].last.conditions
-                        request.acceptsNotModified = true
-                    }
-                    engine.start(request)
-                    return
-                case .parse(let url):
-                    let file = lastBody[index] ?? ""
-                    let outcome: Result<FeedParser.Result, FeedError>
-                    do {
-                        outcome = .success(try FeedFetcher.parse(file: file, url: url, source: url, httpCharset: FeedFetcher.charset(of: contentType)))
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    // Ownership: files in podcast's own feed cache.
-                    if !file.hasSuffix(".xml") { unlink(file) }
-                    action = machines[index].parsed(outcome)
-                case .end(let ending):
-                    open -= 1
-                    ended(Outcome(refresh: machines[index], ending: ending, cacheEntry: cacheEntries[index][machines[index].documentURL]))
-                    // Recorded: hundreds of feeds' episodes must not all be held until the round ends.
-                    machines[index].releasePages()
-                    return
-                }
-            }
-        }
-
-        for index in machines.indices {
-            carryOut(machines[index].begin(refresh: refresh), for: index)
-        }
-        while open > 0 {
+        start(on: engine, refresh: refresh)
+        afterEvents()
+        while !isFinished {
             // Interrupted: what has not ended is dropped (nothing of it is recorded).
-            guard !stop.isStopping else { break }
-            for event in queue.drain(until: .now + .milliseconds(250)) {
-                switch event {
-                case .completed(let done):
-                    guard let fetch = fetches.removeValue(forKey: done.id) else { continue }
-                    var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
-                    let wholeFirstPage = fetch.firstPage && done.status != 304
-                    if wholeFirstPage {
-                        answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
-                    }
-                    let action = machines[fetch.refresh].answered(answer)
-                    var body = fetch.path
-                    if case .end(.failed) = action {
-                        // Ownership: this round's own temporary feed file. Refused (it redirected onto
-                        // another subscription's feed): not even the cache keeps it under this feed's address.
-                        unlink(fetch.path)
-                    } else if wholeFirstPage {
-                        // The cached body is replaced now; its validators are stored with the episodes.
-                        let name = FeedFetcher.cacheFileName(for: fetch.url)
-                        // Ownership: the feed cache in podcast's home, written by podcast alone.
-                        if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
-                            body = cacheDirectory + "/" + name
-                            cacheEntries[fetch.refresh][fetch.url] = FeedCacheEntry(
-                                url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
-                        }
-                    } else if done.status == 304 {
-                        // Ownership: this round's own temporary feed file.
-                        unlink(fetch.path)
-                    }
-                    lastBody[fetch.refresh] = body
-                    carryOut(action, for: fetch.refresh, contentType: done.contentType)
-                case .failed(let failure):
-                    guard let fetch = fetches.removeValue(forKey: failure.id) else { continue }
-                    // Ownership: this round's own temporary feed file.
-                    unlink(fetch.path)
-                    carryOut(machines[fetch.refresh].failed(failure), for: fetch.refresh)
-                case .started, .responded, .progress, .filled:
-                    break
+            guard !stop.isStopping else {
+                abandon()
+                break
+            }
+            for event in queue.drain(until: .now + .milliseconds(250)) { handle(event) }
+            afterEvents()
+        }
+    }
+
+    /// Takes one of the engine's events about a feed transfer (others are ignored).
+    func handle(_ event: TransferEvent) {
+        switch event {
+        case .started(let id):
+            guard let fetch = fetches[id], deadline[fetch.refresh] == nil else { return }
+            deadline[fetch.refresh] = .now + deadlines.feed
+        case .progress(let snapshot):
+            guard let progress else { return }
+            for item in snapshot where Self.owns(item.id) {
+                guard var fetch = fetches[item.id], Int(item.bytes) > fetch.reported, fetch.pacing.isDue(at: .now) else { continue }
+                fetch.reported = Int(item.bytes)
+                fetches[item.id] = fetch
+                progress(FeedFetchProgress(url: fetch.url, receivedBytes: fetch.reported))
+            }
+        case .completed(let done):
+            guard let fetch = fetches.removeValue(forKey: done.id) else { return }
+            hosts.answered(fetch.host)
+            completed(done, fetch: fetch)
+        case .failed(let failure):
+            guard let fetch = fetches.removeValue(forKey: failure.id) else { return }
+            if case .tooLarge = failure.kind {
+                // The feed's start, up to what podcast reads of a feed: listed, and said to be cut.
+                return cutShort(fetch, at: failure)
+            }
+            // Ownership: this round's own temporary feed file.
+            unlink(fetch.path)
+            if failure.hostDidNotAnswer, hosts.failed(fetch.host) { skip(fetch.host) }
+            var error = FeedError(failure, source: fetch.url)
+            if case .overTime = failure.kind { error.kind = .overTime(deadlines.feed) }
+            carryOut(machines[fetch.refresh].failed(error), for: fetch.refresh)
+        case .responded, .filled:
+            break
+        }
+    }
+
+    // MARK: Steps
+
+    /// A feed larger than podcast reads: its start is parsed as the document (the parser says it
+    /// was cut), never cached (it is not the whole answer).
+    private func cutShort(_ fetch: Fetch, at failure: FailedTransfer) {
+        let action = machines[fetch.refresh].answered(FeedRefresh.Answer(status: 200))
+        lastBody[fetch.refresh] = (fetch.path, failure.url.isEmpty ? fetch.url : failure.url)
+        carryOut(action, for: fetch.refresh)
+    }
+
+    private func completed(_ done: CompletedTransfer, fetch: Fetch) {
+        let index = fetch.refresh
+        var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
+        let wholeFirstPage = fetch.firstPage && done.status != 304
+        if wholeFirstPage {
+            answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
+        }
+        let action = machines[index].answered(answer)
+        var body = fetch.path
+        let base = done.effectiveURL.isEmpty ? fetch.url : done.effectiveURL
+        if case .end(.failed) = action {
+            // Ownership: this round's own temporary feed file. Refused (it redirected onto
+            // another subscription's feed): not even the cache keeps it under this feed's address.
+            unlink(fetch.path)
+        } else if wholeFirstPage {
+            // The cached body is replaced now; its validators are stored with the episodes.
+            let name = FeedFile.cacheFileName(for: fetch.url)
+            // Ownership: the feed cache in podcast's home, written by podcast alone.
+            if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
+                body = cacheDirectory + "/" + name
+                cacheEntries[index][fetch.url] = FeedCacheEntry(
+                    url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
+            }
+        } else if done.status == 304 {
+            // No file was written: the cached answer is the document.
+            body = cacheDirectory + "/" + FeedFile.cacheFileName(for: fetch.url)
+        }
+        lastBody[index] = (body, done.status == 304 ? fetch.url : base)
+        carryOut(action, for: index, contentType: done.contentType)
+    }
+
+    private func carryOut(_ action: FeedRefresh.Action, for index: Int, contentType: String? = nil) {
+        var action = action
+        while true {
+            switch action {
+            case .fetch(let url, let conditional):
+                guard let next = request(url, conditional: conditional, for: index) else {
+                    action = machines[index].failed(refusal(of: url, for: index))
+                    continue
                 }
+                engine?.start(next)
+                return
+            case .parse(let url):
+                let (file, base) = lastBody[index] ?? ("", url)
+                let outcome: Result<FeedParser.Result, FeedError>
+                do {
+                    outcome = .success(try FeedFile.parse(file: file, url: base, source: url, httpCharset: FeedFile.charset(of: contentType)))
+                } catch {
+                    outcome = .failure(error)
+                }
+                // Ownership: this round's own temporary feed file (a later page's); the cache keeps first pages.
+                if file.hasSuffix(".part") { unlink(file) }
+                action = machines[index].parsed(outcome)
+            case .end(let ending):
+                end(index, ending)
+                return
             }
         }
+    }
+
+    /// The request for `url` on behalf of refresh `index`, or nil when it may not be asked:
+    /// its host was skipped, or the feed's time is up.
+    private func request(_ url: String, conditional: Bool, for index: Int) -> TransferRequest? {
+        let host = Self.host(of: url)
+        guard !hosts.isSkipped(host) else { return nil }
+        var timeLimit = deadlines.feed
+        if let deadline = deadline[index] {
+            timeLimit = deadline - .now
+            guard timeLimit > .zero else { return nil }
+        }
+        nextID += 1
+        let path = cacheDirectory + "/" + FeedFile.partialName(number: nextID - Self.firstID)
+        fetches[nextID] = Fetch(refresh: index, url: url, host: host, path: path, firstPage: machines[index].result == nil)
+        var request = TransferRequest(
+            id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false, maxSize: Self.bodyLimit)
+        request.lane = .feed
+        request.http = http
+        request.timeLimit = timeLimit
+        request.firstByteTimeout = deadlines.firstByte
+        if conditional {
+            request.headers = machines[index].last.conditions
+            request.acceptsNotModified = true
+        }
+        return request
+    }
+
+    /// Why refresh `index` may not ask for `url` (see `request`).
+    private func refusal(of url: String, for index: Int) -> FeedError {
+        let host = Self.host(of: url)
+        return hosts.isSkipped(host)
+            ? FeedError(.hostSkipped(host: host), source: url) : FeedError(.overTime(deadlines.feed), source: url)
+    }
+
+    private func end(_ index: Int, _ ending: FeedRefresh.Ending) {
+        open -= 1
+        let refresh = machines[index]
+        ended.append(Outcome(refresh: refresh, ending: ending, cacheEntry: cacheEntries[index][refresh.documentURL]))
+        // Handed on: hundreds of feeds' episodes must not all be held until the round ends.
+        machines[index].releasePages()
+        lastBody[index] = nil
+    }
+
+    /// Ends every fetch on `host` now: it did not answer twice, and the rest of the round would
+    /// only wait for it again. One notice says how many feeds it held back.
+    private func skip(_ host: String) {
+        let waiting = fetches.filter { $0.value.host == host }
+        for (id, fetch) in waiting {
+            fetches[id] = nil
+            engine?.cancel(id)
+            // Ownership: this round's own temporary feed file.
+            unlink(fetch.path)
+            carryOut(machines[fetch.refresh].failed(FeedError(.hostSkipped(host: host), source: fetch.url)), for: fetch.refresh)
+        }
+        notices.append("\(host) did not answer twice: skipped for the rest of this update (\(Plural.count(waiting.count, "feed")) waited on it)")
+    }
+
+    /// The host (and port) of `url`, lower-cased, without credentials: where connections go.
+    static func host(of url: String) -> String {
+        URLParts(url).map { String($0.host) } ?? url
+    }
+}
+
+/// Which hosts of a round have stopped answering: a host that fails to answer twice is skipped
+/// for the rest of the round, so 300 feeds on a dead host cost two timeouts, not 150.
+struct HostWatch {
+    /// Failures to answer that skip a host.
+    static let limit = 2
+
+    private var failures: [String: Int] = [:]
+    private var skipped: Set<String> = []
+
+    /// True when `host` is skipped.
+    func isSkipped(_ host: String) -> Bool { skipped.contains(host) }
+
+    /// Counts a failure of `host` to answer; true when that makes it skipped (only once).
+    mutating func failed(_ host: String) -> Bool {
+        guard !skipped.contains(host) else { return false }
+        failures[host, default: 0] += 1
+        guard failures[host, default: 0] >= Self.limit else { return false }
+        skipped.insert(host)
+        return true
+    }
+
+    /// `host` answered: it is up, and an earlier failure was bad luck.
+    mutating func answered(_ host: String) {
+        failures[host] = nil
+    }
+}
+
+/// How long feeds may take: `feed-timeout` for a whole feed, and the first-byte timeout of
+/// each request.
+public struct FeedDeadlines: Sendable, Equatable {
+    /// The most one feed may take, every page and move of it (`feed-timeout`).
+    public var feed: Duration
+    /// The most a server may take to begin answering one request.
+    public var firstByte: Duration
+
+    /// The default `feed-timeout`: a feed of megabytes over a slow line fits; a feed that
+    /// drips for days does not hold `update` (and cron's next run) for days.
+    public static let defaultFeed = Duration.seconds(120)
+    /// A server that has said nothing for this long after taking the request is not
+    /// answering: feeds are made in well under a second, even the slowest in a few.
+    static let defaultFirstByte = Duration.seconds(30)
+
+    /// Deadlines of `feed` per feed; the first-byte timeout is never longer.
+    public init(feed: Duration = defaultFeed) {
+        self.feed = feed
+        firstByte = min(feed, Self.defaultFirstByte)
     }
 }

@@ -17,10 +17,24 @@ public struct SubscriptionUpdate {
         public var new: Int
         /// Why it failed, one line.
         public var error: String?
+        /// Why it failed, in a word or two (`FeedError.cause`: timed out, HTML page, HTTP 404), for the summary.
+        public var cause: String?
         /// How it moved, one line each.
         public var moves: [String]
         /// What else the user should know (sloppy XML, the churn guard), one line each.
         public var warnings: [String]
+
+        /// A report; `cause` is set apart.
+        public init(
+            subscription: Subscription, result: Subscription.Result, new: Int, error: String?, moves: [String], warnings: [String]
+        ) {
+            self.subscription = subscription
+            self.result = result
+            self.new = new
+            self.error = error
+            self.moves = moves
+            self.warnings = warnings
+        }
     }
 
     /// What the update tells its caller, in order, on the caller's thread.
@@ -49,90 +63,95 @@ public struct SubscriptionUpdate {
 
     let store: StateStore
     let paths: PodcastPaths
-    /// How new episodes are downloaded; its HTTP settings also fetch the feeds.
+    /// How new episodes are downloaded; its HTTP settings, scoped to feeds
+    /// (`HTTPSettings.forFeeds`), also fetch the feeds.
     let settings: DownloadSettings
+    /// How long each feed may take.
+    let deadlines: FeedDeadlines
 
-    /// An update recording in `store`, caching feeds in `paths`, downloading with `settings`.
-    public init(store: StateStore, paths: PodcastPaths, settings: DownloadSettings) {
+    /// An update recording in `store`, caching feeds in `paths`, downloading with `settings`,
+    /// giving each feed `deadlines`.
+    public init(store: StateStore, paths: PodcastPaths, settings: DownloadSettings, deadlines: FeedDeadlines = FeedDeadlines()) {
         self.store = store
         self.paths = paths
         self.settings = settings
+        self.deadlines = deadlines
     }
 
     /// Updates `subscriptions` (the gone ones are skipped with a warning); with `check`, only
     /// fetches and says what is new; `refresh` skips the conditional GET.
+    ///
+    /// A pipeline: the feeds are fetched on the download batch's engine, and each feed's new
+    /// episodes join the batch as soon as its fetch is recorded, so a slow or dead feed holds
+    /// back no other feed's episodes. `keep` is applied once every download has ended.
     public func run(
         _ subscriptions: [Subscription], check: Bool = false, refresh: Bool = false, stop: RunStop = RunStop(),
         report: (Event) -> Void
     ) throws -> Outcome {
         var outcome = Outcome(feeds: [], results: [], pending: [], stop: nil)
         for gone in subscriptions where gone.isGone {
-            report(.warning("feed \(URLRedaction.redacted(gone.url)) (\(gone.title)) answered 410 Gone earlier and is skipped; "
+            report(.warning("feed \(gone.url) (\(gone.title)) answered 410 Gone earlier and is skipped; "
                 + "unsubscribe it, or subscribe to its new address"))
         }
         let due = subscriptions.filter { !$0.isGone }
+        let cacheDirectory = paths.home + "/feeds"
+        do {
+            try FileIO.makeDirectory(cacheDirectory)
+            _ = try FeedFile.removeLeftovers(in: cacheDirectory)
+        } catch {
+            report(.warning("could not clear the feed cache of an earlier, interrupted update (\(error)); it is tried again next time"))
+        }
         let answers = try store.lastAnswers()
         // Every subscription's addresses, due or not: no feed may move onto another's.
         let owners = try store.subscriptionOwners()
         let round = FeedRound(
-            settings: TransferEngine.Settings(
-                concurrency: FeedRound.concurrency, connectionsPerHost: settings.engine.connectionsPerHost,
-                http: settings.engine.http, maxEpisodeSize: Int64(FeedParser.maxBytes)),
-            cacheDirectory: paths.home + "/feeds")
-        let refreshes = due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) }
-        var recordFailure: Error?
-        try round.run(refreshes, refresh: refresh, stop: stop) { ended in
-            guard recordFailure == nil else { return }
-            do {
-                let feed = try record(ended)
-                outcome.feeds.append(feed)
-                report(.feed(feed))
-            } catch {
-                recordFailure = error
-                stop.stop()
+            due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) },
+            http: settings.engine.http.forFeeds, deadlines: deadlines, cacheDirectory: cacheDirectory)
+
+        return try withoutActuallyEscaping(report) { report in
+            let feeder = UpdateFeeder(update: self, round: round, downloads: !check, report: report)
+            if check {
+                var engine = settings.engine
+                engine.http = engine.http.forFeeds
+                try round.runAlone(engine: engine, refresh: refresh, stop: stop) { _ = feeder.takeEpisodes() }
+                if stop.isStopping { outcome.stop = .interrupted }
+            } else {
+                feeder.refresh = refresh
+                let batch = DownloadBatch(store: store, settings: settings)
+                stop.running(batch.interrupter)
+                let finished = try batch.run([], refill: nil, feeder: feeder) { report(.download($0)) }
+                stop.running(nil)
+                outcome.results = finished.results
+                outcome.stop = finished.stop
             }
-        }
-        if let recordFailure { throw recordFailure }
-        if stop.isStopping {
-            outcome.stop = .interrupted
+            if let failure = feeder.recordFailure { throw failure }
+            outcome.feeds = feeder.reports
+            // In the order of the subscriptions, however the feeds ended.
+            let order = Dictionary(due.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            outcome.pending = feeder.pending.sorted { order[$0.subscription.id, default: 0] < order[$1.subscription.id, default: 0] }
+            guard !check, outcome.stop == nil else { return outcome }
+            let downloaded = outcome.pending.filter { !$0.subscription.settings.noDownload }.map(\.subscription)
+            try markDone(outcome.results, of: downloaded)
+            let updated = try store.subscriptions().filter { subscription in due.contains { $0.id == subscription.id } }
+            try applyKeep(to: updated, report: report)
             return outcome
         }
-
-        let updated = try store.subscriptions().filter { subscription in due.contains { $0.id == subscription.id } }
-        for subscription in updated {
-            let items = try store.pendingEpisodes(of: subscription)
-            if !items.isEmpty { outcome.pending.append((subscription, items)) }
-        }
-        if check { return outcome }
-
-        let downloads = outcome.pending.filter { !$0.subscription.settings.noDownload }
-        let items = downloads.flatMap { subscription, items in
-            let library = subscription.settings.library(over: settings.library)
-            return items.map { DownloadItem(
-                number: nil, entry: $0, feed: subscription.url, podcastTitle: subscription.title,
-                episodesDirectory: subscription.settings.episodesDirectory, library: library, subscription: subscription.id) }
-        }
-        if !items.isEmpty {
-            let batch = DownloadBatch(store: store, settings: settings)
-            stop.running(batch.interrupter)
-            let finished = try batch.run(items) { report(.download($0)) }
-            stop.running(nil)
-            outcome.results = finished.results
-            outcome.stop = finished.stop
-            try markDone(finished.results, of: downloads.map(\.subscription))
-        }
-        if outcome.stop == nil {
-            try applyKeep(to: updated, report: report)
-        }
-        return outcome
     }
 
-    /// Records one feed's fetch and returns its report.
-    private func record(_ ended: FeedRound.Outcome) throws -> FeedReport {
+    /// Records fetches that ended (`FeedRound.Outcome`), all in one transaction, and returns their reports.
+    fileprivate func record(_ ended: [FeedRound.Outcome]) throws -> [FeedReport] {
+        let records = ended.map(Self.record(of:))
+        let triages = try store.recordRefreshes(records)
+        return try zip(ended, zip(records, triages)).map { ended, recorded in
+            try report(ended, record: recorded.0, triage: recorded.1)
+        }
+    }
+
+    /// What the store records of a fetch's end.
+    private static func record(of ended: FeedRound.Outcome) -> SubscriptionRefreshRecord {
         let refresh = ended.refresh
         let moved = !refresh.moves.isEmpty
         var record = SubscriptionRefreshRecord(id: refresh.subscription, address: refresh.address, result: .unchanged)
-        var warnings = refresh.result?.warnings ?? []
         switch ended.ending {
         case .unchanged:
             record.result = moved ? .moved : .unchanged
@@ -149,20 +168,30 @@ public struct SubscriptionUpdate {
         case .gone:
             record.result = .gone
             record.error = "the feed answered 410 Gone; it is skipped from now on"
-        case .failed(let reason):
+        case .failed(let error):
             record.result = .failed
-            record.error = reason
+            record.error = error.description
         }
-        let triage = try store.recordRefresh(record)
+        return record
+    }
+
+    /// The report of one recorded fetch.
+    private func report(_ ended: FeedRound.Outcome, record: SubscriptionRefreshRecord, triage: RefreshTriage) throws -> FeedReport {
+        let refresh = ended.refresh
+        var record = record
+        var warnings = refresh.result?.warnings ?? []
+        var cause: String?
+        if case .failed(let error) = ended.ending { cause = error.cause }
         if let refused = triage.moveRefused {
             // Another subscription took the address after the fetches began: the store recorded
             // nothing of the document read there, and the feed failed.
             record.result = .failed
-            record.error = "feed \(URLRedaction.redacted(refresh.requested)): \(refused)"
+            record.error = "feed \(refresh.requested): \(refused)"
+            cause = "moved onto another subscription"
             warnings = []
         }
         if triage.churned > 0 {
-            warnings.append("\(triage.churned) episodes of feed \(URLRedaction.redacted(refresh.address)) look new but are no newer "
+            warnings.append("\(triage.churned) episodes of feed \(refresh.address) look new but are no newer "
                 + "than those seen before: the feed changed its episode identities (a move to another host?); they are "
                 + "marked seen and none is downloaded (podcast download can still fetch any of them)")
         }
@@ -175,10 +204,20 @@ public struct SubscriptionUpdate {
         // Refused by the store, the moves were not made.
         let moves: [String] = triage.moveRefused != nil ? [] : refresh.moves.map { move in
             let why = move.cause == .permanentRedirect ? "redirects permanently" : "says it moved (itunes:new-feed-url)"
-            return "feed \(URLRedaction.redacted(move.from)) \(why) to \(URLRedaction.redacted(move.to)); the subscription now uses the new address"
+            return "feed \(move.from) \(why) to \(move.to); the subscription now uses the new address"
         }
-        return FeedReport(
+        var report = FeedReport(
             subscription: subscription, result: record.result, new: triage.new, error: record.error, moves: moves, warnings: warnings)
+        report.cause = cause
+        return report
+    }
+
+    /// The episodes of `subscription` waiting to be downloaded, as the batch takes them.
+    fileprivate func downloads(of subscription: Subscription, _ items: [ListingItem]) -> [DownloadItem] {
+        let library = subscription.settings.library(over: settings.library)
+        return items.map { DownloadItem(
+            number: nil, entry: $0, feed: subscription.url, podcastTitle: subscription.title,
+            episodesDirectory: subscription.settings.episodesDirectory, library: library, subscription: subscription.id) }
     }
 
     /// Marks the episodes that are now on disk done, so no later update fetches them again.
@@ -205,6 +244,89 @@ public struct SubscriptionUpdate {
             if !doomed.isEmpty {
                 for problem in Playlist.refresh(feed: subscription.url, store: store) { report(.warning(problem)) }
             }
+        }
+    }
+}
+
+/// `update`'s feeds as a `BatchFeeder`: the round of fetches runs on the batch's engine, and
+/// every turn of the batch's loop records the feeds that ended (in one transaction) and hands
+/// the batch their new episodes. Feeds that ended unchanged wait to be recorded together, up to
+/// `unchangedWait`: a round of 300 unchanged feeds commits a few times, not 300.
+private final class UpdateFeeder: BatchFeeder {
+    let update: SubscriptionUpdate
+    let round: FeedRound
+    /// False for `--check`: nothing is handed to a batch.
+    let downloads: Bool
+    let report: (SubscriptionUpdate.Event) -> Void
+    /// True to skip the conditional GET (`--refresh`).
+    var refresh = false
+    /// Each feed recorded, in the order recorded.
+    private(set) var reports: [SubscriptionUpdate.FeedReport] = []
+    /// The episodes waiting, by subscription, in the order recorded.
+    private(set) var pending: [(subscription: Subscription, items: [ListingItem])] = []
+    /// Set when the store could not record a fetch: the update stops, and `run` throws it.
+    private(set) var recordFailure: Error?
+    /// Unchanged feeds not recorded yet, and since when the first of them waits.
+    private var unchanged: [FeedRound.Outcome] = []
+    private var unchangedSince: ContinuousClock.Instant?
+
+    /// The longest an unchanged feed waits to be recorded with others.
+    static let unchangedWait = Duration.milliseconds(500)
+
+    init(update: SubscriptionUpdate, round: FeedRound, downloads: Bool, report: @escaping (SubscriptionUpdate.Event) -> Void) {
+        self.update = update
+        self.round = round
+        self.downloads = downloads
+        self.report = report
+    }
+
+    var isFinished: Bool { round.isFinished && unchanged.isEmpty }
+
+    func start(on engine: TransferEngine) {
+        round.start(on: engine, refresh: refresh)
+    }
+
+    func handle(_ event: TransferEvent) {
+        round.handle(event)
+    }
+
+    func stop() {
+        round.abandon()
+        unchanged.removeAll()
+    }
+
+    func takeEpisodes() -> [DownloadItem] {
+        for notice in round.takeNotices() { report(.warning(notice)) }
+        var toRecord: [FeedRound.Outcome] = []
+        for ended in round.takeEnded() {
+            if case .unchanged = ended.ending {
+                unchanged.append(ended)
+                if unchangedSince == nil { unchangedSince = .now }
+            } else {
+                toRecord.append(ended)
+            }
+        }
+        if let since = unchangedSince, round.isFinished || .now - since >= Self.unchangedWait {
+            toRecord += unchanged
+            unchanged.removeAll()
+            unchangedSince = nil
+        }
+        guard !toRecord.isEmpty, recordFailure == nil else { return [] }
+        do {
+            var found: [DownloadItem] = []
+            for feed in try update.record(toRecord) {
+                reports.append(feed)
+                report(.feed(feed))
+                let items = try update.store.pendingEpisodes(of: feed.subscription)
+                guard !items.isEmpty else { continue }
+                pending.append((feed.subscription, items))
+                if downloads && !feed.subscription.settings.noDownload { found += update.downloads(of: feed.subscription, items) }
+            }
+            return found
+        } catch {
+            recordFailure = error
+            stop()
+            return []
         }
     }
 }

@@ -53,7 +53,7 @@ struct Show: ParsableCommand, OutputConfigured {
         let fetcher = context.feedFetcher(store: store)
         let find = { (result: FeedParser.Result) in result.feed.episodes.first { $0.identity == item.identity } }
         if url.hasPrefix("file://"), let path = try? FeedSource(argument: url), case .file(let file) = path {
-            return find(try FeedFetcher.read(file: file))
+            return find(try FeedFile.read(file: file))
         }
         if let cached = try fetcher.cached(url), let episode = find(cached) { return episode }
         return find(try fetcher.fetch(url).result)

@@ -8,11 +8,13 @@ struct Update: ParsableCommand, OutputConfigured {
         abstract: "Fetch the subscribed feeds and download their new episodes (for cron or a systemd timer).",
         discussion: """
             Every feed (or those named: numbers from podcast subscriptions, feed URLs, exact titles) is \
-            fetched at once, with a conditional GET; new episodes are downloaded as podcast download \
-            would, and then each subscription's --keep is applied. Feeds that moved are followed and \
-            remembered; one answering 410 Gone is skipped from then on, unless named here (or \
-            subscribed to again). One failing feed or episode never stops the others; the exit \
-            code is 1 when any failed.
+            fetched at once, with a conditional GET; each feed's new episodes start downloading as \
+            soon as it is read, as podcast download would, and then each subscription's --keep is \
+            applied. A feed gets --feed-timeout seconds in all, and a server 30 s to begin \
+            answering; a host that does not answer twice is skipped for the rest of the update. \
+            Feeds that moved are followed and remembered; one answering 410 Gone is skipped from \
+            then on, unless named here (or subscribed to again). One failing feed or episode never \
+            stops the others; the summary says why feeds failed, and the exit code is 1 when any did.
 
             Examples:
               podcast update
@@ -30,6 +32,11 @@ struct Update: ParsableCommand, OutputConfigured {
     @Flag(help: "Fetch every feed in full even when its server says it has not changed.")
     var refresh = false
 
+    @Option(help: ArgumentHelp(
+        "The most seconds one feed may take, all its pages together (default: feed-timeout in the configuration, else 120).",
+        valueName: "seconds"))
+    var feedTimeout: Double?
+
     @Flag(help: "Hand the whole update to the background worker and return at once; watch with `podcast status --watch`.")
     var background = false
 
@@ -41,6 +48,9 @@ struct Update: ParsableCommand, OutputConfigured {
 
     func validate() throws {
         if background && check { throw ValidationError("--check lists what is new here and now; it cannot run in the background") }
+        if let feedTimeout, !(feedTimeout > 0 && feedTimeout <= 86_400) {
+            throw ValidationError("--feed-timeout takes a number of seconds from 1 to 86400, such as 120 or 30")
+        }
     }
 
     func run() throws {
@@ -56,9 +66,10 @@ struct Update: ParsableCommand, OutputConfigured {
         let chosen = subscriptions.isEmpty ? resolved : resolved.map(\.namedForUpdate)
         if background {
             return try BackgroundSubmission.submitUpdate(
-                of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, transfer: transfer, output: output, store: store, context: context)
+                of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, deadlines: context.feedDeadlines(flag: feedTimeout), transfer: transfer, output: output, store: store, context: context)
         }
-        let update = SubscriptionUpdate(store: store, paths: context.paths, settings: transfer.settings(context: context))
+        let update = SubscriptionUpdate(
+            store: store, paths: context.paths, settings: transfer.settings(context: context), deadlines: context.feedDeadlines(flag: feedTimeout))
         let stop = RunStop()
         Interruption.forward(to: { stop.stop() })
         let started = ContinuousClock.now

@@ -40,9 +40,10 @@ struct UpdateRendering {
         let read = feeds.filter { $0.result != .failed && $0.result != .gone }
         let withNews = read.count { $0.new > 0 || waiting.contains($0.subscription.id) }
         var parts = ["\(withNews) with new episodes", "\(read.count - withNews) without"]
-        for result in [Subscription.Result.moved, .gone, .failed] where count(result) > 0 {
+        for result in [Subscription.Result.moved, .gone] where count(result) > 0 {
             parts.append("\(count(result)) \(result.rawValue)")
         }
+        if count(.failed) > 0 { parts.append("\(count(.failed)) failed: " + failureCauses) }
         let head = "updated \(Plural.count(feeds.count, "feed")) (\(parts.joined(separator: ", ")))"
         if check {
             let waiting = outcome.pending.reduce(0) { $0 + $1.items.count }
@@ -50,6 +51,16 @@ struct UpdateRendering {
         }
         guard !outcome.results.isEmpty else { return head + "; nothing new to download" }
         return head + "; " + DownloadRendering(results: outcome.results, elapsed: elapsed).summary
+    }
+
+    /// Why feeds failed, most common first: `2 timed out, 1 HTML page`.
+    private var failureCauses: String {
+        var counts: [(cause: String, count: Int)] = []
+        for feed in outcome.feeds where feed.result == .failed {
+            let cause = feed.cause ?? "error"
+            if let index = counts.firstIndex(where: { $0.cause == cause }) { counts[index].count += 1 } else { counts.append((cause, 1)) }
+        }
+        return counts.sorted { $0.count > $1.count }.map { "\($0.count) \($0.cause)" }.joined(separator: ", ")
     }
 
     /// `--check`: each subscription with new episodes, then its episodes, newest first.

@@ -37,11 +37,13 @@ enum BackgroundSubmission {
 
     /// Queues an update of `subscriptions` (nil: all) for the worker.
     static func submitUpdate(
-        of subscriptions: [Subscription]?, refresh: Bool, transfer: TransferOptions, output: OutputOptions,
+        of subscriptions: [Subscription]?, refresh: Bool, deadlines: FeedDeadlines, transfer: TransferOptions, output: OutputOptions,
         store: StateStore, context: CommandContext
     ) throws {
         let id = try queue(transfer.settings(context: context), context: context) { settings throws in
-            try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: settings)
+            var settings = settings
+            settings.feedDeadlines = deadlines
+            return try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: settings)
         }
         let worker = try startWorker(context: context, otherwise: "run podcast update in the foreground")
         let log = context.paths.workerLog

@@ -34,9 +34,14 @@ struct CommandContext {
     /// `headers` go with them only when `header-hosts` names where: unscoped, they are for the
     /// servers downloads start at, and must not reach the iTunes API or every feed's host.
     var httpSettings: HTTPSettings {
-        var settings = configuration.httpSettings(environment: environment)
-        if settings.headers.hosts.isEmpty { settings.headers = RequestHeaders() }
-        return settings
+        configuration.httpSettings(environment: environment).forFeeds
+    }
+
+    /// How long feeds may take: `--feed-timeout` (`flag`, in seconds), else the file's
+    /// `feed-timeout`, else the default.
+    func feedDeadlines(flag: Double?) -> FeedDeadlines {
+        let feed = flag.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) } ?? configuration.feedTimeout
+        return FeedDeadlines(feed: feed ?? FeedDeadlines.defaultFeed)
     }
 
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
@@ -62,7 +67,9 @@ struct CommandContext {
 
     /// What fetches feeds by URL, with conditional GET against the feed cache in the home.
     func feedFetcher(store: StateStore, progress: ((FeedFetchProgress) -> Void)? = nil) -> FeedFetcher {
-        FeedFetcher(http: HTTPClient(settings: httpSettings), cache: store, cacheDirectory: paths.home + "/feeds", progress: progress)
+        FeedFetcher(
+            settings: httpSettings, feedTimeout: feedDeadlines(flag: nil).feed, cache: store,
+            cacheDirectory: paths.home + "/feeds", progress: progress)
     }
 
     /// The state store, created on first use.

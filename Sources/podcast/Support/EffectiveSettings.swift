@@ -31,6 +31,7 @@ struct EffectiveSettings {
             Setting(key: "user-agent", value: Self.quoted(http.userAgent), origin: origin("user-agent", flag: "user-agent", given: transfer.userAgent != nil)),
             Setting(key: "connect-timeout", value: "\(http.connectTimeout)", origin: origin("connect-timeout")),
             Setting(key: "stall-timeout", value: "\(http.stallTimeout)", origin: origin("stall-timeout", flag: "stall-timeout", given: transfer.stallTimeout != nil)),
+            Setting(key: "feed-timeout", value: Self.seconds(context.feedDeadlines(flag: nil).feed), origin: origin("feed-timeout")),
             Setting(key: "concurrency", value: "\(engine.concurrency)", origin: origin("concurrency", flag: "concurrency", given: transfer.concurrency != nil)),
             Setting(key: "max-per-host", value: "\(engine.connectionsPerHost)", origin: origin("max-per-host", flag: "max-per-host", given: transfer.maxPerHost != nil)),
             Setting(

@@ -8,10 +8,10 @@ final class EngineLoop {
     private let mailbox: EngineMailbox
     private let outbox: EngineOutbox
     private let multi: UnsafeMutableRawPointer
-    /// Requests not yet started, oldest first, from `nextWaiting` on (an index, not removeFirst:
-    /// a queue of thousands must not cost a copy per start).
-    private var waiting: [TransferRequest] = []
-    private var nextWaiting = 0
+    /// Requests not yet started, by lane.
+    private var waiting: [TransferLane: RequestQueue] = [.episode: RequestQueue(), .feed: RequestQueue()]
+    /// Transfers running, by lane.
+    private var runningIn: [TransferLane: Int] = [.episode: 0, .feed: 0]
     /// Requests that must wait until their `notBefore` (retries after a back-off), soonest first.
     private var delayed: [TransferRequest] = []
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -39,7 +39,7 @@ final class EngineLoop {
     /// Runs until the mailbox is closed; every transfer has ended with an event by then.
     func run() {
         _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.connectionsPerHost)
-        _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency))
+        _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency + settings.feedConcurrency))
         defer {
             mailbox.attach(nil)
             podcast_curl_multi_cleanup(multi)
@@ -62,14 +62,27 @@ final class EngineLoop {
             startWaiting(multi: multi)
             var stillRunning: Int32 = 0
             _ = podcast_curl_multi_perform(multi, &stillRunning)
-            let finished = collectFinished(multi: multi)
+            var finished = collectFinished(multi: multi)
+            if endSilentTransfers(multi: multi) { finished = true }
             resumeTransfersWaitingForRate()
             publishProgressIfDue()
             outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
-            if finished && hasWaiting && running.count < settings.concurrency { continue }
+            if finished && hasRoomForWaiting { continue }
             _ = podcast_curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
+    }
+
+    /// Ends the transfers whose server has not begun to answer within their `firstByteTimeout`;
+    /// true when there was one. Looked at every turn of the loop, so within 250 ms of the limit.
+    private func endSilentTransfers(multi: UnsafeMutableRawPointer) -> Bool {
+        let now = ContinuousClock.now
+        let silent = running.filter { $0.value.isSilent(at: now) }
+        for (handle, transfer) in silent {
+            finish(handle, multi: multi, event: .failed(FailedTransfer(
+                id: transfer.request.id, kind: .noAnswer(transfer.request.firstByteTimeout ?? .zero), url: transfer.request.url)))
+        }
+        return !silent.isEmpty
     }
 
     /// Up to 250 ms, less when a delayed request comes due sooner or the speed cap lets a
@@ -100,7 +113,7 @@ final class EngineLoop {
         let now = ContinuousClock.now
         let due = delayed.prefix { ($0.notBefore ?? now) <= now }
         guard !due.isEmpty else { return }
-        waiting.replaceSubrange(nextWaiting..<nextWaiting, with: due)
+        for request in due.reversed() { waiting[request.lane, default: RequestQueue()].pushFront(request) }
         delayed.removeFirst(due.count)
     }
 
@@ -111,11 +124,10 @@ final class EngineLoop {
                 let index = delayed.firstIndex { ($0.notBefore ?? notBefore) > notBefore } ?? delayed.endIndex
                 delayed.insert(request, at: index)
             } else {
-                waiting.append(request)
+                waiting[request.lane, default: RequestQueue()].append(request)
             }
         case .cancel(let id):
-            if let index = waiting[nextWaiting...].firstIndex(where: { $0.id == id }) {
-                let request = waiting.remove(at: index)
+            if let request = waiting[.episode]?.remove(id: id) ?? waiting[.feed]?.remove(id: id) {
                 outbox.post(.failed(FailedTransfer(id: id, kind: .cancelled, url: request.url)))
             } else if let index = delayed.firstIndex(where: { $0.id == id }) {
                 let request = delayed.remove(at: index)
@@ -126,28 +138,34 @@ final class EngineLoop {
         }
     }
 
-    private var hasWaiting: Bool { nextWaiting < waiting.count }
+    /// True when a lane has a request waiting and a slot free for it.
+    private var hasRoomForWaiting: Bool {
+        waiting.contains { lane, queue in !queue.isEmpty && runningIn[lane, default: 0] < slots(of: lane) }
+    }
+
+    /// How many transfers of `lane` run at once.
+    private func slots(of lane: TransferLane) -> Int {
+        lane == .feed ? settings.feedConcurrency : settings.concurrency
+    }
 
     private func startWaiting(multi: UnsafeMutableRawPointer) {
-        while running.count < settings.concurrency, hasWaiting {
-            let request = waiting[nextWaiting]
-            nextWaiting += 1
-            do {
-                let transfer = try Transfer(request: request, settings: settings.http, limiter: limiter, jar: jar, outbox: outbox)
-                transfer.attachCallbacks()
-                guard podcast_curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
-                    outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
-                    continue
+        for lane in [TransferLane.feed, .episode] {
+            while runningIn[lane, default: 0] < slots(of: lane), let request = waiting[lane]?.popFirst() {
+                do {
+                    let transfer = try Transfer(
+                        request: request, settings: request.http ?? settings.http, limiter: limiter, jar: jar, outbox: outbox)
+                    transfer.attachCallbacks()
+                    guard podcast_curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+                        outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
+                        continue
+                    }
+                    running[transfer.easy.handle] = transfer
+                    runningIn[lane, default: 0] += 1
+                    outbox.post(.started(request.id))
+                } catch {
+                    outbox.post(.failed(error))
                 }
-                running[transfer.easy.handle] = transfer
-                outbox.post(.started(request.id))
-            } catch {
-                outbox.post(.failed(error))
             }
-        }
-        if !hasWaiting {
-            waiting.removeAll(keepingCapacity: true)
-            nextWaiting = 0
         }
     }
 
@@ -170,7 +188,7 @@ final class EngineLoop {
                 any = true
                 continue
             }
-            let event = transfer.outcome(code, settings: settings.http)
+            let event = transfer.outcome(code, settings: transfer.request.http ?? settings.http)
             if case .completed = event { transfer.startWritebackOfRest() }
             finish(handle, multi: multi, event: event)
             any = true
@@ -181,7 +199,7 @@ final class EngineLoop {
     /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
     private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
         _ = podcast_curl_multi_remove_handle(multi, handle)
-        running[handle] = nil
+        if let transfer = running.removeValue(forKey: handle) { runningIn[transfer.request.lane, default: 1] -= 1 }
         outbox.post(event)
     }
 
@@ -192,12 +210,15 @@ final class EngineLoop {
     }
 
     private func failAllWaiting(reason: FailedTransfer.Kind) {
-        for request in waiting[nextWaiting...] + delayed {
+        for lane in [TransferLane.episode, .feed] {
+            while let request = waiting[lane]?.popFirst() {
+                outbox.post(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
+            }
+        }
+        for request in delayed {
             outbox.post(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
         }
-        waiting.removeAll()
         delayed.removeAll()
-        nextWaiting = 0
     }
 
     private func publishProgressIfDue() {
@@ -209,5 +230,41 @@ final class EngineLoop {
             return transfer.progress
         }.sorted { $0.id < $1.id }
         outbox.post(.progress(snapshot))
+    }
+}
+
+/// Requests waiting for a slot, oldest first: taken from `next` on (an index, not removeFirst: a
+/// queue of thousands must not cost a copy per start).
+struct RequestQueue {
+    private var requests: [TransferRequest] = []
+    private var next = 0
+
+    var isEmpty: Bool { next == requests.count }
+
+    mutating func append(_ request: TransferRequest) {
+        requests.append(request)
+    }
+
+    /// Puts `request` first (a retry whose back-off is over goes before what has not started).
+    mutating func pushFront(_ request: TransferRequest) {
+        requests.insert(request, at: next)
+    }
+
+    /// The oldest request, taken out; nil when none waits.
+    mutating func popFirst() -> TransferRequest? {
+        guard next < requests.count else { return nil }
+        let request = requests[next]
+        next += 1
+        if next == requests.count {
+            requests.removeAll(keepingCapacity: true)
+            next = 0
+        }
+        return request
+    }
+
+    /// Takes out the request `id`, if it waits.
+    mutating func remove(id: Int) -> TransferRequest? {
+        guard let index = requests[next...].firstIndex(where: { $0.id == id }) else { return nil }
+        return requests.remove(at: index)
     }
 }

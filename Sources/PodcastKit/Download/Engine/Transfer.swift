@@ -12,7 +12,9 @@ import Glibc
 final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
-    private let descriptor: Int32
+    /// The partial file, open for writing; -1 until a body arrives for a conditional request
+    /// (`acceptsNotModified`), which then creates it: a 304 leaves no file behind.
+    private var descriptor: Int32 = -1
     private let outbox: EngineOutbox
     /// The partial file's size: where the next byte goes.
     private(set) var written: Int64
@@ -38,6 +40,8 @@ final class Transfer {
     private var sample: (bytes: Int64, time: ContinuousClock.Instant)
     /// Bytes per second, smoothed over the last few seconds.
     private(set) var speed: Double = 0
+    /// When the transfer was started: its `timeLimit` and `firstByteTimeout` count from here.
+    private let startedAt = ContinuousClock.now
 
     /// The largest piece libcurl hands over at once: 16 KiB halves throughput; 256 and 512 KiB
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
@@ -73,17 +77,8 @@ final class Transfer {
         self.limiter = limiter
         limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
         let offset = request.resume?.offset ?? 0
-        descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else {
-            throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
-        }
-        // Bytes past the offset were never checked against the server: they go. A file already
-        // that long is left alone: on ext4, truncating a file to nothing makes its close flush
-        // everything written since (auto_da_alloc), on the engine thread.
-        guard Self.size(of: descriptor) == offset || ftruncate(descriptor, off_t(offset)) == 0 else {
-            let error = SystemError.last("ftruncate", path: request.partialPath)
-            close(descriptor)
-            throw FailedTransfer(id: request.id, kind: .local(error), url: request.url)
+        if !request.acceptsNotModified {
+            descriptor = try Self.openPartial(request, truncatingTo: offset)
         }
         written = offset
         unannounced = offset
@@ -91,7 +86,7 @@ final class Transfer {
         // Media is asked for unencoded, so ranges and lengths mean bytes of the file; a server
         // that compresses anyway is still decoded, so the bytes on disk are the media.
         guard let easy = CurlEasy(url: request.url, settings: settings, requestHeaders: conditions, acceptEncoding: "identity", jar: jar) else {
-            close(descriptor)
+            if descriptor >= 0 { close(descriptor) }
             throw FailedTransfer(id: request.id, kind: .http(.unsupportedURL(request.url)), url: request.url)
         }
         self.easy = easy
@@ -100,10 +95,56 @@ final class Transfer {
         if let resume = request.resume {
             easy.set(CURLOPT_RANGE, "\(resume.offset)-")
         }
+        if let limit = request.timeLimit { easy.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(limit)) }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Opens `request`'s partial file, cut to `offset` bytes.
+    private static func openPartial(_ request: TransferRequest, truncatingTo offset: Int64) throws(FailedTransfer) -> Int32 {
+        let descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
+        }
+        // Bytes past the offset were never checked against the server: they go. A file already
+        // that long is left alone: on ext4, truncating a file to nothing makes its close flush
+        // everything written since (auto_da_alloc), on the engine thread.
+        guard size(of: descriptor) == offset || ftruncate(descriptor, off_t(offset)) == 0 else {
+            let error = SystemError.last("ftruncate", path: request.partialPath)
+            close(descriptor)
+            throw FailedTransfer(id: request.id, kind: .local(error), url: request.url)
+        }
+        return descriptor
+    }
+
+    /// Creates the partial file of a conditional request, once its answer turns out to have a
+    /// body worth keeping; the reason it could not be, if it could not.
+    private func createPartialIfNeeded() -> FailedTransfer.Kind? {
+        guard descriptor < 0 else { return nil }
+        do {
+            descriptor = try Self.openPartial(request, truncatingTo: 0)
+            return nil
+        } catch {
+            return error.kind
+        }
+    }
+
+    /// True when the server has had the request's `firstByteTimeout` and not begun to answer
+    /// (no status line yet, on the first hop: a redirect's target is held to the time limit).
+    func isSilent(at now: ContinuousClock.Instant) -> Bool {
+        guard let wait = request.firstByteTimeout, now - startedAt >= wait else { return false }
+        return !checkedResponse && redirectNote == nil && easy.redirectCount == 0 && easy.responseCode == 0
+    }
+
+    /// The time limit's rest, for the next hop of a redirect (at least 1 ms: 0 means no limit).
+    private func remainingTime() -> Duration? {
+        request.timeLimit.map { max(.milliseconds(1), $0 - (ContinuousClock.now - startedAt)) }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// The size of the open file, or nil when it cannot be told.
@@ -121,7 +162,7 @@ final class Transfer {
     /// for a finished file, so its `fdatasync` before the rename finds them written or on the way
     /// (a small file's are all of it). A hint: a failure changes nothing.
     func startWritebackOfRest() {
-        guard request.writesBack, written > unannounced else { return }
+        guard request.writesBack, descriptor >= 0, written > unannounced else { return }
         _ = podcast_start_writeback(descriptor, unannounced, written - unannounced)
         unannounced = written
     }
@@ -157,6 +198,7 @@ final class Transfer {
         case .follow:
             redirectNote = nil
             checkedResponse = false
+            if let rest = remainingTime() { easy.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(rest)) }
             return true
         }
     }
@@ -169,6 +211,9 @@ final class Transfer {
         }
         if let refusal { return failed(refusal) }
         guard code == CURLE_OK else {
+            if code == CURLE_OPERATION_TIMEDOUT, let limit = request.timeLimit, ContinuousClock.now - startedAt >= limit {
+                return failed(.overTime(limit))
+            }
             return failed(.http(.curl(code, url: url, curlMessage: easy.errorMessage, settings: settings)))
         }
         if !checkedResponse {
@@ -187,6 +232,8 @@ final class Transfer {
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
         }
+        // A body-less answer still leaves its (empty) file, as every completed transfer does.
+        if let problem = createPartialIfNeeded() { return failed(problem) }
         // An empty answer is no episode, whatever its status says.
         if request.expectsMedia && written == 0 {
             return failed(.lengthMismatch(received: 0, announced: easy.contentLength ?? 0))
@@ -236,6 +283,10 @@ final class Transfer {
             }
             limiter.take(length)
         }
+        if let problem = transfer.createPartialIfNeeded() {
+            transfer.refusal = problem
+            return 0
+        }
         if transfer.written + Int64(length) > transfer.limit.bytes {
             transfer.refusal = .tooLarge(transfer.limit.reason(url: transfer.easy.url))
             return 0
@@ -281,6 +332,9 @@ final class Transfer {
         if case .failure = verdict {
             return .http(.status(answer.status, url: url, retryAfter: easy.retryAfter))
         }
+        // A web page where a feed was asked for is known by its first bytes (a feed may be served
+        // as text/html): the rest of it is not worth fetching.
+        if request.lane == .feed, (200...299).contains(answer.status), Self.looksLikeHTML(bytes) { return .htmlInsteadOfMedia }
         if request.expectsMedia, answer.status != 416 {
             let type = easy.contentType?.lowercased() ?? ""
             if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") || Self.looksLikeHTML(bytes) {

@@ -14,6 +14,9 @@ public final class TransferEngine: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Transfers running at once; the rest wait their turn in order.
         public var concurrency: Int
+        /// Feed transfers (`TransferLane.feed`) running at once, besides `concurrency`: enough to
+        /// keep every host's connections busy in a round of hundreds of feeds.
+        public var feedConcurrency: Int
         /// Connections to one host at once (politeness; more gains nothing).
         public var connectionsPerHost: Int
         /// A cap on the whole run's download speed, in bytes per second, shared by running transfers.
@@ -23,12 +26,13 @@ public final class TransferEngine: Sendable {
         /// The most bytes one episode's file may hold (`max-episode-size`), asked of every request.
         public var maxEpisodeSize: Int64
 
-        /// The defaults: 3 at once, 2 per host, no speed cap, files up to 16 GiB.
+        /// The defaults: 3 at once (and 16 feeds), 2 per host, no speed cap, files up to 16 GiB.
         public init(
-            concurrency: Int = 3, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings(),
+            concurrency: Int = 3, feedConcurrency: Int = 16, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings(),
             maxEpisodeSize: Int64 = TransferRequest.defaultMaxSize
         ) {
             self.concurrency = concurrency
+            self.feedConcurrency = feedConcurrency
             self.connectionsPerHost = connectionsPerHost
             self.rateLimit = rateLimit
             self.http = http

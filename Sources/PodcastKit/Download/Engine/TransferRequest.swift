@@ -22,8 +22,21 @@ public struct TransferRequest: Sendable, Equatable {
     /// Headers of this request's own (a feed's `If-None-Match`), sent on every hop.
     public var headers: [String] = []
     /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then
-    /// completes with an empty file and status 304.
+    /// completes with status 304 and no file (the partial file is only created once a body
+    /// arrives, so an unchanged feed costs no file).
     public var acceptsNotModified = false
+    /// Which of the engine's queues the request waits in: feeds have slots of their own, so a
+    /// round of feeds is not held up by long downloads, nor downloads by feeds.
+    public var lane = TransferLane.episode
+    /// The most the whole transfer may take (a feed's deadline); nil for no limit (an episode
+    /// over a slow line may take hours; its stalls are what ends it).
+    public var timeLimit: Duration?
+    /// The most the server may take to start answering (to send its status line); nil for no
+    /// limit beyond the connect timeout and the stall timeout.
+    public var firstByteTimeout: Duration?
+    /// HTTP settings of this request's own, in place of the engine's (a feed's: without the
+    /// download headers); nil for the engine's.
+    public var http: HTTPSettings?
 
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
@@ -44,6 +57,15 @@ public struct TransferRequest: Sendable, Equatable {
         self.writesBack = writesBack
         self.maxSize = maxSize
     }
+}
+
+/// The engine's queues: each has its own number of slots, and both share the connections
+/// (at most `connectionsPerHost` to one host, whatever the lane).
+public enum TransferLane: Sendable, Equatable {
+    /// Episodes and their companions: `concurrency` at once.
+    case episode
+    /// Feeds: `feedConcurrency` at once.
+    case feed
 }
 
 /// What a server answered, once per attempt, when the first bytes of the body are accepted.
@@ -120,6 +142,25 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         case startOver(String)
         /// The body ran past its `BodyLimit`; the reason says which, for the user.
         case tooLarge(String)
+        /// The server did not begin to answer within the request's `firstByteTimeout`.
+        case noAnswer(Duration)
+        /// The transfer was not done within the request's `timeLimit`.
+        case overTime(Duration)
+    }
+
+    /// True when the host never answered: it could not be found or reached, or it took the
+    /// connection and said nothing. A host that fails so again and again is down for now.
+    public var hostDidNotAnswer: Bool {
+        switch kind {
+        case .noAnswer: return true
+        case .http(let error):
+            switch error.kind {
+            case .hostNotFound, .cannotConnect: return true
+            case .timedOut, .connectionLost: return received == 0
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// The request's id.
@@ -177,7 +218,18 @@ public struct FailedTransfer: Error, Sendable, Equatable {
             return "started over: \(why)"
         case .tooLarge(let why):
             return why
+        case .noAnswer(let wait):
+            return "no answer from \(url) within \(Self.words(wait)); the server may be down: try again later"
+        case .overTime(let limit):
+            return "\(url) took longer than \(Self.words(limit)) and was stopped; the server is too slow: try again later"
         }
+    }
+
+    /// `30 s`, `2 min`, `1 min 30 s`.
+    static func words(_ duration: Duration) -> String {
+        let seconds = Int(duration.components.seconds)
+        guard seconds >= 60 else { return "\(seconds) s" }
+        return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
     }
 }
 
