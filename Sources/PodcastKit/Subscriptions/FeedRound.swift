@@ -74,13 +74,23 @@ final class FeedRound {
     /// When each refresh's time is up, from its first request's start.
     private var deadline: [Int: ContinuousClock.Instant] = [:]
     private var hosts = HostWatch()
+    /// Fetches asked of the engine and not ended, by host.
+    private var inFlight: [String: Int] = [:]
+    /// Fetches waiting for one of their host's connections, by host, oldest first. They wait
+    /// here, not in libcurl, so their timeouts count from when they are really asked: 100 feeds
+    /// on one host, two at a time, must not time out in a queue.
+    private var queued: [String: [TransferRequest]] = [:]
+    /// Connections to one host at once (the engine's `connectionsPerHost`).
+    let connectionsPerHost: Int
     private var ended: [Outcome] = []
     private var notices: [String] = []
     private var engine: TransferEngine?
 
-    /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, caching in `cacheDirectory`.
-    init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, cacheDirectory: String) {
+    /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, asking at most
+    /// `connectionsPerHost` of one host at once, caching in `cacheDirectory`.
+    init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, connectionsPerHost: Int, cacheDirectory: String) {
         machines = refreshes
+        self.connectionsPerHost = max(1, connectionsPerHost)
         cacheEntries = Array(repeating: [:], count: refreshes.count)
         open = refreshes.count
         self.http = http
@@ -127,6 +137,7 @@ final class FeedRound {
             unlink(fetch.path)
         }
         fetches.removeAll()
+        queued.removeAll()
         open = 0
     }
 
@@ -172,9 +183,11 @@ final class FeedRound {
         case .completed(let done):
             guard let fetch = fetches.removeValue(forKey: done.id) else { return }
             hosts.answered(fetch.host)
+            release(fetch.host)
             completed(done, fetch: fetch)
         case .failed(let failure):
             guard let fetch = fetches.removeValue(forKey: failure.id) else { return }
+            release(fetch.host)
             if case .tooLarge = failure.kind {
                 // The feed's start, up to what podcast reads of a feed: listed, and said to be cut.
                 return cutShort(fetch, at: failure)
@@ -240,7 +253,7 @@ final class FeedRound {
                     action = machines[index].failed(refusal(of: url, for: index))
                     continue
                 }
-                engine?.start(next)
+                ask(next, of: Self.host(of: url))
                 return
             case .parse(let url):
                 let (file, base) = lastBody[index] ?? ("", url)
@@ -286,6 +299,26 @@ final class FeedRound {
         return request
     }
 
+    /// Asks the engine for `request` when `host` has a connection free, else queues it.
+    private func ask(_ request: TransferRequest, of host: String) {
+        guard inFlight[host, default: 0] < connectionsPerHost else {
+            queued[host, default: []].append(request)
+            return
+        }
+        inFlight[host, default: 0] += 1
+        engine?.start(request)
+    }
+
+    /// A fetch on `host` ended: the next one queued for it is asked.
+    private func release(_ host: String) {
+        inFlight[host, default: 1] -= 1
+        guard var waiting = queued[host], !waiting.isEmpty else { return }
+        let next = waiting.removeFirst()
+        queued[host] = waiting.isEmpty ? nil : waiting
+        inFlight[host, default: 0] += 1
+        engine?.start(next)
+    }
+
     /// Why refresh `index` may not ask for `url` (see `request`).
     private func refusal(of url: String, for index: Int) -> FeedError {
         let host = Self.host(of: url)
@@ -306,6 +339,8 @@ final class FeedRound {
     /// only wait for it again. One notice says how many feeds it held back.
     private func skip(_ host: String) {
         let waiting = fetches.filter { $0.value.host == host }
+        queued[host] = nil
+        inFlight[host] = nil
         for (id, fetch) in waiting {
             fetches[id] = nil
             engine?.cancel(id)

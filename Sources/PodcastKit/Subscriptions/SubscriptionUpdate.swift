@@ -106,7 +106,8 @@ public struct SubscriptionUpdate {
         let owners = try store.subscriptionOwners()
         let round = FeedRound(
             due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) },
-            http: settings.engine.http.forFeeds, deadlines: deadlines, cacheDirectory: cacheDirectory)
+            http: settings.engine.http.forFeeds, deadlines: deadlines, connectionsPerHost: settings.engine.connectionsPerHost,
+            cacheDirectory: cacheDirectory)
 
         return try withoutActuallyEscaping(report) { report in
             let feeder = UpdateFeeder(update: self, round: round, downloads: !check, report: report)

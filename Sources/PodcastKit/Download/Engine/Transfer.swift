@@ -211,7 +211,9 @@ final class Transfer {
         }
         if let refusal { return failed(refusal) }
         guard code == CURLE_OK else {
-            if code == CURLE_OPERATION_TIMEDOUT, let limit = request.timeLimit, ContinuousClock.now - startedAt >= limit {
+            // libcurl's timers fire to the millisecond, a little before ours may say the time is up;
+            // its other timeouts (connect, stall) end a transfer far from its time limit.
+            if code == CURLE_OPERATION_TIMEDOUT, let limit = request.timeLimit, ContinuousClock.now - startedAt >= limit - .milliseconds(250) {
                 return failed(.overTime(limit))
             }
             return failed(.http(.curl(code, url: url, curlMessage: easy.errorMessage, settings: settings)))

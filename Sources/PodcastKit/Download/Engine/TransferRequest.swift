@@ -153,6 +153,7 @@ public struct FailedTransfer: Error, Sendable, Equatable {
     public var hostDidNotAnswer: Bool {
         switch kind {
         case .noAnswer: return true
+        case .overTime: return received == 0
         case .http(let error):
             switch error.kind {
             case .hostNotFound, .cannotConnect: return true
