@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The engine against the loopback server: real sockets, real files.
-@Suite struct TransferEngineTests {
+@Suite(.timeLimit(.minutes(2))) struct TransferEngineTests {
     /// Runs `requests` through an engine and returns every event once all have ended (bounded).
     private func run(
         _ requests: [TransferRequest], settings: TransferEngine.Settings = .init(http: HTTPSettings(stallTimeout: 2)),
@@ -208,5 +208,76 @@ import Testing
         let result = try await ChildProcess(URL(filePath: "/bin/gzip"), ["-k", "-9", input]).finish()
         #expect(result.status == 0)
         return try Data(contentsOf: URL(filePath: input + ".gz"))
+    }
+
+    // MARK: Feeds (issue 28)
+
+    @Test func feedsHaveSlotsOfTheirOwnBesideLongDownloads() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer()
+        let episode = Self.body(1, size: 200_000)
+        server.setRoute("/episode.mp3", .slow(body: episode, chunkSize: 20_000, interval: .milliseconds(200)))
+        server.setRoute("/feed.xml", .fixed(body: Data("<rss/>".utf8)))
+        var feeds = (1...3).map { TransferRequest(id: 10 + $0, url: server.url("/feed.xml"), partialPath: directory.path("feed\($0).part"), expectsMedia: false) }
+        for index in feeds.indices { feeds[index].lane = .feed }
+        let settings = TransferEngine.Settings(concurrency: 1, feedConcurrency: 2, http: HTTPSettings(stallTimeout: 5))
+        let episodeRequest = TransferRequest(id: 1, url: server.url("/episode.mp3"), partialPath: directory.path("episode.part"), expectsMedia: false)
+        let events = try await run([episodeRequest] + feeds, settings: settings)
+        let ends = events.compactMap { if case .completed(let done) = $0 { done.id } else { nil } }
+        #expect(ends.last == 1, "the feeds did not wait for the episode's only slot: \(ends)")
+        #expect(Set(ends) == [1, 11, 12, 13])
+    }
+
+    @Test func aServerThatSaysNothingEndsAtTheFirstByteTimeout() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer(routes: ["/silent": .noResponse])
+        var request = TransferRequest(id: 1, url: server.url("/silent"), partialPath: directory.path("silent.part"), expectsMedia: false)
+        request.firstByteTimeout = .milliseconds(500)
+        let failure = try #require(failures(try await run([request]))[1])
+        #expect(failure.kind == .noAnswer(.milliseconds(500)))
+        #expect(failure.hostDidNotAnswer)
+        #expect(failure.reason.hasPrefix("no answer from \(server.url("/silent")) within 500 ms;"), "\(failure.reason)")
+    }
+
+    @Test func aTransferPastItsTimeLimitEndsAndSaysSo() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer(routes: ["/drip": .slow(body: Self.body(2, size: 100_000), chunkSize: 2_000, interval: .milliseconds(100))])
+        var request = TransferRequest(id: 1, url: server.url("/drip"), partialPath: directory.path("drip.part"), expectsMedia: false)
+        request.timeLimit = .seconds(1)
+        request.firstByteTimeout = .seconds(1)
+        let failure = try #require(failures(try await run([request]))[1])
+        #expect(failure.kind == .overTime(.seconds(1)))
+        #expect(failure.received > 0 && !failure.hostDidNotAnswer, "it answered, slowly")
+    }
+
+    @Test func aNotModifiedAnswerLeavesNoFileAndAChangedOneDoes() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let body = Data("<rss><channel><title>T</title></channel></rss>".utf8)
+        let server = try LoopbackServer(routes: ["/feed.xml": .handler { request in
+            request.header("If-None-Match") == "\"v1\"" ? .status(304, body: Data()) : .fixed(body: body, headers: [("ETag", "\"v2\"")])
+        }])
+        var unchanged = TransferRequest(id: 1, url: server.url("/feed.xml"), partialPath: directory.path("1.part"), expectsMedia: false)
+        unchanged.headers = ["If-None-Match: \"v1\""]
+        unchanged.acceptsNotModified = true
+        var changed = unchanged
+        changed.id = 2
+        changed.partialPath = directory.path("2.part")
+        changed.headers = ["If-None-Match: \"v0\""]
+        let done = completed(try await run([unchanged, changed]))
+        #expect(done[1]?.status == 304)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("1.part")), "a 304 writes no file")
+        #expect(done[2]?.status == 200 && done[2]?.etag == "\"v2\"")
+        #expect(FileManager.default.contents(atPath: directory.path("2.part")) == body)
+    }
+
+    @Test func aWebPageWhereAFeedWasAskedForIsRefusedOnItsFirstBytes() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let page = Data(("<!DOCTYPE html><html>" + String(repeating: "<p>filler</p>", count: 200_000) + "</html>").utf8)
+        let server = try LoopbackServer(routes: ["/show": .fixed(body: page, headers: [("Content-Type", "application/rss+xml")])])
+        var request = TransferRequest(id: 1, url: server.url("/show"), partialPath: directory.path("show.part"), expectsMedia: false)
+        request.lane = .feed
+        let failure = try #require(failures(try await run([request]))[1])
+        #expect(failure.kind == .htmlInsteadOfMedia)
+        #expect(failure.bytes == 0, "nothing of the page was kept")
     }
 }

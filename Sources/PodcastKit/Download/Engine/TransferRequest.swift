@@ -226,9 +226,10 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         }
     }
 
-    /// `30 s`, `2 min`, `1 min 30 s`.
+    /// `500 ms`, `30 s`, `2 min`, `1 min 30 s`.
     static func words(_ duration: Duration) -> String {
         let seconds = Int(duration.components.seconds)
+        if seconds == 0 { return "\(duration.components.attoseconds / 1_000_000_000_000_000) ms" }
         guard seconds >= 60 else { return "\(seconds) s" }
         return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
     }
