@@ -2,8 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// `podcast update`: every due subscription's feed fetched at once (`FeedRound`), what each fetch
-/// showed recorded with its triage (`EpisodeTriage`), then every new episode downloaded through
-/// the same batch as `podcast download`, then `keep` applied once the new files are in place.
+/// showed recorded with its triage (`EpisodeTriage`), each feed's new episodes downloaded through
+/// the same batch as `podcast download` as soon as its fetch is recorded (`UpdateFeeder`), then
+/// `keep` applied once the new files are in place.
 ///
 /// One failing feed or episode never stops the others. Blocks the calling thread.
 public struct SubscriptionUpdate {
