@@ -194,7 +194,11 @@ final class FeedRound {
             }
             // Ownership: this round's own temporary feed file.
             unlink(fetch.path)
-            if failure.hostDidNotAnswer, hosts.failed(fetch.host) { skip(fetch.host) }
+            if !failure.hostDidNotAnswer {
+                hosts.answered(fetch.host)
+            } else if hosts.failed(fetch.host) {
+                skip(fetch.host)
+            }
             var error = FeedError(failure, source: fetch.url)
             if case .overTime = failure.kind { error.kind = .overTime(deadlines.feed) }
             carryOut(machines[fetch.refresh].failed(error), for: fetch.refresh)
