@@ -108,4 +108,26 @@ import Testing
         secret.withUnsafeBytes { bytes in SecretRedactor.redact(bytes) { written += $0 } }
         #expect(String(decoding: written, as: UTF8.self) == #"[{"url":"http://***@h/a.mp3"}]"#)
     }
+
+    // MARK: Measuring and cutting
+
+    /// Columns are lined up on the text as the console shows it, masked.
+    @Test func textIsMeasuredAndPaddedAsShown() {
+        #expect(DisplayWidth.of("http://user:password@h/x") == "http://***@h/x".count)
+        let table = TextTable(columns: [.init("URL"), .init("Title")], rows: [["http://u:longpassword@h/a", "A"], ["http://h/bb", "B"]])
+        let shown = table.render(width: nil).lines.map(SecretRedactor.redacted)
+        #expect(shown == ["URL             Title", "http://***@h/a  A", "http://h/bb     B"])
+    }
+
+    /// A line too wide for its room is cut; what the console shows of it never holds part of a
+    /// password, wherever the cut falls.
+    @Test func aCutLineNeverKeepsPartOfAPassword() {
+        let line = "fetching http://listener:hunter2pass@feeds.example/private.xml: 1 MB"
+        for width in 10...line.count {
+            #expect(!SecretRedactor.redacted(DisplayWidth.truncate(line, to: width)).contains("hunter"), "width \(width)")
+            #expect(!SecretRedactor.redacted(DisplayWidth.truncateMiddle(line, to: width)).contains("hunter"), "width \(width)")
+        }
+        // Masked, it fits: nothing is cut.
+        #expect(DisplayWidth.truncate("http://u:verylongpassword@h/", to: 13) == "http://u:verylongpassword@h/")
+    }
 }
