@@ -49,7 +49,8 @@ public struct BatchCompletion {
             do {
                 try FileIO.makeDirectory(paths.batchSummaries)
                 let writer = try AtomicFileWriter(destination: path)
-                Array(summary(batch).utf8).withUnsafeBytes { writer.write($0) }
+                // A file for the user's command to read: the secrets of the URLs in it are masked.
+                Array(SecretRedactor.redacted(summary(batch)).utf8).withUnsafeBytes { writer.write($0) }
                 try writer.commit()
             } catch {
                 warn("could not write the summary of batch \(batch.id) to \(path): \(error)")

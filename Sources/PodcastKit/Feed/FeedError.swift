@@ -89,9 +89,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: which feed, what is wrong with it, what to do.
     public var description: String {
         let check = "check that the address is the podcast's RSS feed, not its web page"
-        let source = URLRedaction.redacted(source)
         switch kind {
-        case .empty where !HTTPClient.isHTTP(self.source):
+        case .empty where !HTTPClient.isHTTP(source):
             return "feed \(source): the file is empty; check the path, or save the feed again"
         case .empty: return "feed \(source): the server sent an empty document; try again later, or \(check)"
         case .html: return "feed \(source): this is an HTML page, not a feed; \(check)"

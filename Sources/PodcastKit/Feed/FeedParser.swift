@@ -54,8 +54,7 @@ public final class FeedParser {
     /// A parser whose repairs move to a thread of their own after `repairThreadThreshold` bytes
     /// (tests compare the two ways on short documents).
     init(url: String, source: String?, httpCharset: String?, repairThreadThreshold: Int) {
-        // Only ever shown: its credentials (a private feed's) are hidden.
-        self.source = URLRedaction.redacted(source ?? url)
+        self.source = source ?? url
         self.httpCharset = httpCharset
         self.repairThreadThreshold = repairThreadThreshold
         builder = FeedBuilder(url: url)

@@ -31,7 +31,7 @@ public enum FeedSource: Sendable, Equatable {
             self = .itunes(id: number)
         } else if let scheme = Self.scheme(of: lowered) {
             throw UsageError(
-                "unsupported scheme \(scheme) in \(URLRedaction.redacted(trimmed)); give an http(s) URL, a file:// URL, "
+                "unsupported scheme \(scheme) in \(trimmed); give an http(s) URL, a file:// URL, "
                     + "a file, a number from the last search, or itunes:<id>")
         } else if let number = Int(trimmed), number >= 0, !trimmed.contains("/") {
             self = .searchResult(number)

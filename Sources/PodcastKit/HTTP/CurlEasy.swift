@@ -65,7 +65,7 @@ final class CurlEasy {
     /// Points the handle at `url` with the headers a request there may carry.
     private func ask(_ url: String) {
         self.url = url
-        HTTPTrace.note("GET \(URLRedaction.redacted(url))")
+        HTTPTrace.note("GET \(url)")
         set(CURLOPT_URL, url)
         let list = requestHeaders + settings.headers.fields(for: url, startingAt: chainStart)
         _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
@@ -99,8 +99,8 @@ final class CurlEasy {
     /// Records the last answer for `--verbose`: its status, the URL and, for a redirect, where it leads.
     func traceAnswer() {
         HTTPTrace.note(
-            "\(responseCode) from \(URLRedaction.redacted(url))"
-                + (answerIsRedirect ? " → \(URLRedaction.redacted(redirectURL ?? ""))" : "")
+            "\(responseCode) from \(url)"
+                + (answerIsRedirect ? " → \(redirectURL ?? "")" : "")
                 + (contentType.map { " (\($0))" } ?? ""))
     }
 

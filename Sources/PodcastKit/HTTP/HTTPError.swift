@@ -50,9 +50,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
-    /// One line: what failed, for which URL (its credentials hidden), and what to do.
+    /// One line: what failed, for which URL, and what to do.
     public var description: String {
-        "\(URLRedaction.redactedText(detail)) for \(URLRedaction.redacted(url)); \(advice)"
+        "\(detail) for \(url); \(advice)"
     }
 
     /// True for the statuses and network failures that are worth trying again later.

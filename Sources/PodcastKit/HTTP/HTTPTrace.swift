@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Where `--verbose` sends each HTTP request and answer: one line per hop, credentials redacted.
-/// Off (no sink) unless the command line asks; a line is only built when there is a sink.
+/// Where `--verbose` sends each HTTP request and answer: one line per hop, its URLs whole (the
+/// console masks their secrets, as in all it writes). Off (no sink) unless the command line
+/// asks; a line is only built when there is a sink.
 public enum HTTPTrace {
     private static let sink = Mutex<(@Sendable (String) -> Void)?>(nil)
 

@@ -17,7 +17,7 @@ enum RedirectRule {
     static func refusal(from current: String, to target: String, followed: Int, settings: HTTPSettings) -> HTTPError? {
         guard let to = URLOrigin(target) else {
             return HTTPError(
-                kind: .unsupportedURL, url: current, detail: "redirected to \(URLRedaction.redacted(target)), not an http(s) URL",
+                kind: .unsupportedURL, url: current, detail: "redirected to \(target), not an http(s) URL",
                 advice: "podcast follows redirects to http and https only; tell the publisher")
         }
         guard followed < settings.maxRedirects else {
@@ -28,7 +28,7 @@ enum RedirectRule {
         if URLOrigin(current)?.isSecure == true, !to.isSecure, !settings.allowsInsecureRedirects {
             return HTTPError(
                 kind: .insecureRedirect, url: current,
-                detail: "refused the redirect from https to plain http (\(URLRedaction.redacted(target)))",
+                detail: "refused the redirect from https to plain http (\(target))",
                 advice: "the rest would travel unencrypted; set allow-insecure-redirects = true in the configuration "
                     + "file (or pass --allow-insecure-redirects) to follow it anyway")
         }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The scheme, host and port of an http(s) URL: which server a request goes to. Headers a user
 /// gave for one server, and the choice of whether a redirect is a downgrade, are decided by it.
 struct URLOrigin: Hashable, Sendable {
@@ -45,43 +43,5 @@ struct URLOrigin: Hashable, Sendable {
     func isWithin(_ domain: String) -> Bool {
         let domain = domain.lowercased()
         return host == domain || host.hasSuffix("." + domain)
-    }
-}
-
-/// URLs as podcast shows them: with the credentials of `https://user:password@host/` replaced,
-/// so no error line, log, `status` row or `--json` document repeats a password or a token.
-public enum URLRedaction {
-    /// What is shown in place of a URL's credentials.
-    public static let mask = "***"
-
-    /// `url` with its `user:password@` part (if any) replaced by `***@`; any other text unchanged.
-    public static func redacted(_ url: String) -> String {
-        // Credentials need an `@`; looked for with memchr first, since the search for `://` costs
-        // some 15,000 instructions a URL (a third of a long feed's `--json`) and almost no URL has one.
-        let hasAt = url.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "@")), bytes.count) != nil } ?? false
-        } ?? true
-        guard hasAt, let schemeEnd = url.firstRange(of: "://") else { return url }
-        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        return String(url[..<schemeEnd.upperBound]) + mask + String(url[at...])
-    }
-
-    /// `text` with the credentials of every http(s) URL in it replaced (`redacted(_:)`): for
-    /// messages that quote a URL among other words, such as libcurl's own.
-    public static func redactedText(_ text: String) -> String {
-        guard text.contains("@") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.firstRange(of: "://") {
-            // The scheme runs back to the last character that cannot be in one.
-            let schemeStart = rest[..<start.lowerBound].lastIndex { !($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
-                .map { rest.index(after: $0) } ?? rest.startIndex
-            result += rest[..<schemeStart]
-            let end = rest[start.upperBound...].firstIndex { $0 == " " || $0 == "\"" || $0 == "'" || $0 == ">" || $0 == "\n" } ?? rest.endIndex
-            result += redacted(String(rest[schemeStart..<end]))
-            rest = rest[end...]
-        }
-        return result + rest
     }
 }

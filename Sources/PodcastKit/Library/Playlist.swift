@@ -102,7 +102,7 @@ enum Playlist {
                 try write(feed: feed, to: file.path, subscription: file.subscription, store: store)
             }
         } catch {
-            return ["could not rewrite the playlist of \(URLRedaction.redacted(feed)): \(error)"]
+            return ["could not rewrite the playlist of \(feed): \(error)"]
         }
     }
 }

@@ -29,7 +29,7 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .http(let error) where error.kind == .status(403) || error.kind == .status(429):
             // The iTunes API answers both when a client searches too often.
             let wait = error.retryAfter.map { "wait \($0) s" } ?? "wait a minute"
-            return "search \"\(term)\": \(error.detail) for \(URLRedaction.redacted(error.url)); the iTunes API is rate limiting "
+            return "search \"\(term)\": \(error.detail) for \(error.url); the iTunes API is rate limiting "
                 + "requests: \(wait) and try again"
         case .http(let error):
             return "search \"\(term)\": \(error)"
@@ -39,9 +39,9 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
             let phrase = HTTPStatus.reasonPhrase(status)
             let answer = ([phrase.isEmpty ? "HTTP \(status)" : "\(status) \(phrase)"] + [reason].compactMap { $0 })
                 .joined(separator: ": ")
-            return "search \"\(term)\": iTunes refused the query (\(answer)) for \(URLRedaction.redacted(url)); check --country and --media"
+            return "search \"\(term)\": iTunes refused the query (\(answer)) for \(url); check --country and --media"
         case .invalidResponse(let url, let reason):
-            return "search \"\(term)\": \(reason) from \(URLRedaction.redacted(url)); the iTunes endpoint may be down or "
+            return "search \"\(term)\": \(reason) from \(url); the iTunes endpoint may be down or "
                 + "PODCAST_ITUNES_URL may point at the wrong server; try again later"
         }
     }

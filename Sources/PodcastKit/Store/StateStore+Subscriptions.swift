@@ -461,7 +461,7 @@ extension StateStore {
     /// Returns why it cannot move, when another subscription already has that address.
     private func move(_ subscription: Subscription, to address: String) throws(SQLiteError) -> String? {
         if let other = try self.subscription(named: address), other.id != subscription.id {
-            return "it moved to \(URLRedaction.redacted(address)), which is also the subscription \"\(other.title)\"; "
+            return "it moved to \(address), which is also the subscription \"\(other.title)\"; "
                 + "unsubscribe one of the two"
         }
         let dropAlias = try connection.prepare("DELETE FROM subscription_urls WHERE url = :new")

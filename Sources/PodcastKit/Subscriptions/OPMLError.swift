@@ -27,7 +27,7 @@ public struct OPMLError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line: which file, what is wrong with it, what to do.
     public var description: String {
-        let file = "OPML file \(URLRedaction.redacted(source))"
+        let file = "OPML file \(source)"
         switch kind {
         case .tooLarge(let bytes):
             return "\(file): \(bytes) bytes is more than a subscription list can be (\(OPMLReader.maxBytes / 1024 / 1024) MiB); "

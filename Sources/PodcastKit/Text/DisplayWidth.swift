@@ -1,6 +1,11 @@
 import CTerminal
 
 /// How many terminal columns text takes, counting wide (CJK, emoji) and zero-width characters.
+///
+/// Text is measured, padded and cut as the console shows it: with the secrets of its URLs masked
+/// (`SecretRedactor`). Columns lined up on the text as given would be out of line once the
+/// console masks a password; a cut between a password and the `@` after it would leave the
+/// console nothing to know the password by.
 public enum DisplayWidth {
     private static let localeReady: Bool = {
         podcast_use_utf8_ctype()
@@ -9,6 +14,7 @@ public enum DisplayWidth {
 
     /// Columns taken by `text` on a terminal.
     public static func of(_ text: String) -> Int {
+        let text = SecretRedactor.redacted(text)
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             return text.utf8.count
         }
@@ -31,6 +37,7 @@ public enum DisplayWidth {
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(text) > width else { return text }
+        let text = SecretRedactor.redacted(text)
         var result = ""
         var used = 0
         for character in text {
@@ -48,6 +55,7 @@ public enum DisplayWidth {
     public static func truncateMiddle(_ text: String, to width: Int) -> String {
         guard width > 2 else { return truncate(text, to: width) }
         guard of(text) > width else { return text }
+        let text = SecretRedactor.redacted(text)
         let head = (width - 1) / 3
         var start = ""
         var used = 0

@@ -54,7 +54,7 @@ struct CatchUp: ParsableCommand, OutputConfigured {
             switch event {
             case .feed(let report) where report.result == .failed:
                 failed += 1
-                context.console.error("feed \"\(report.subscription.title)\" (\(URLRedaction.redacted(report.subscription.url))): "
+                context.console.error("feed \"\(report.subscription.title)\" (\(report.subscription.url)): "
                     + "\(report.error ?? "failed"); what podcast knew of it is marked seen")
             case .feed(let report):
                 UpdateRendering.lines(for: report).forEach(context.console.message)

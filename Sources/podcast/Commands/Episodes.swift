@@ -135,7 +135,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
             rendering.json.write(pretty: console.stdoutIsTerminal) { Console.write($0, to: STDOUT_FILENO) }
             console.print("")
         } else if rendering.count == 0 {
-            console.note("feed \(URLRedaction.redacted(rendering.url)) (\(rendering.feed.title)) has no episodes")
+            console.note("feed \(rendering.url) (\(rendering.feed.title)) has no episodes")
         } else {
             for line in rendering.table.render(width: console.outputWidth).lines {
                 console.print(line)

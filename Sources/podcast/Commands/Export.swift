@@ -18,7 +18,8 @@ struct Export: ParsableCommand {
         let context = try CommandContext.current()
         let subscriptions = try context.openStore().subscriptions()
         let outlines = subscriptions.map { OPMLOutline(title: $0.title, feedURL: $0.url, htmlURL: $0.htmlURL) }
-        Console.write(OPMLWriter.document(title: "podcast subscriptions", outlines: outlines, created: Date()), to: STDOUT_FILENO)
+        // The user's own file: the feeds' URLs as subscribed, credentials included, to import again.
+        Console.writeUsersDocument(OPMLWriter.document(title: "podcast subscriptions", outlines: outlines, created: Date()))
         if subscriptions.isEmpty { context.console.note("there are no subscriptions; the document lists none") }
     }
 }

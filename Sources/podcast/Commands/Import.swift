@@ -52,7 +52,7 @@ struct Import: ParsableCommand, OutputConfigured {
         let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions())
         if output.json { rendering.report(json: true, console: context.console) }
         for skipped in document.skipped {
-            context.console.warning("\(file): \(URLRedaction.redacted(skipped)) is not an http(s) feed address; skipped")
+            context.console.warning("\(file): \(skipped) is not an http(s) feed address; skipped")
         }
         if document.duplicates > 0 {
             context.console.note("\(file) lists \(Plural.count(document.duplicates, "feed")) more than once; each is subscribed once")

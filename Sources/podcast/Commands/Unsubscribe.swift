@@ -58,9 +58,9 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
             }
             try store.unsubscribe(subscription.id)
             let files = deleteFiles ? "; deleted \(Plural.count(deleted, "file"))" : ""
-            context.console.message("unsubscribed from \"\(subscription.title)\" (\(URLRedaction.redacted(subscription.url)))\(files)")
+            context.console.message("unsubscribed from \"\(subscription.title)\" (\(subscription.url))\(files)")
             removed.append(.object([
-                ("title", .string(subscription.title)), ("url", .string(URLRedaction.redacted(subscription.url))),
+                ("title", .string(subscription.title)), ("url", .string(subscription.url)),
                 ("deleted_files", .int(deleted)),
             ]))
         }

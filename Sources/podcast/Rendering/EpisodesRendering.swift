@@ -60,11 +60,11 @@ struct EpisodesRendering {
         .object([
             ("feed", .object([
                 ("title", .string(feed.title)),
-                ("url", .string(URLRedaction.redacted(url))),
-                ("link", .string(feed.link.map(URLRedaction.redacted))),
+                ("url", .string(url)),
+                ("link", .string(feed.link)),
                 ("description", .string(feed.description)),
                 ("author", .string(feed.author)),
-                ("image", .string(feed.image.map(URLRedaction.redacted))),
+                ("image", .string(feed.image)),
                 ("language", .string(feed.language)),
             ])),
             ("episodes", .streamedArray(count: count) { index, writer in
@@ -86,15 +86,15 @@ struct EpisodesRendering {
         writer.member("published", episode.published)
         writer.member("duration", episode.duration)
         writer.member("description", episode.description)
-        writer.member("link", episode.link.map(URLRedaction.redacted))
-        writer.member("image", episode.image.map(URLRedaction.redacted))
+        writer.member("link", episode.link)
+        writer.member("image", episode.image)
         writer.member("season", episode.season)
         writer.member("episode", episode.episodeNumber)
         writer.member("episode_type", episode.episodeType)
         writer.key("enclosure" as StaticString)
         if let enclosure = episode.enclosure {
             writer.beginObject()
-            writer.member("url", URLRedaction.redacted(enclosure.url))
+            writer.member("url", enclosure.url)
             writer.member("type", enclosure.type)
             writer.member("length", enclosure.length.map { Int($0) })
             writer.endObject()
@@ -105,12 +105,12 @@ struct EpisodesRendering {
         writer.beginArray()
         for transcript in episode.transcripts {
             writer.beginObject()
-            writer.member("url", URLRedaction.redacted(transcript.url))
+            writer.member("url", transcript.url)
             writer.member("type", transcript.type)
             writer.endObject()
         }
         writer.endArray()
-        writer.member("chapters_url", episode.chaptersURL.map(URLRedaction.redacted))
+        writer.member("chapters_url", episode.chaptersURL)
         writer.member("state", state(of: record))
         writer.member("path", path(of: record))
         writer.endObject()

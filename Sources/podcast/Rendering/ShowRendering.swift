@@ -36,8 +36,8 @@ struct ShowRendering {
             ("Published", item.published.map(UTCDate.day)),
             ("Duration", episode?.duration.map(EpisodesRendering.clock)),
             ("Size", size),
-            ("Media", item.enclosureURL.map(URLRedaction.redacted)),
-            ("Link", episode?.link.map(URLRedaction.redacted)),
+            ("Media", item.enclosureURL),
+            ("Link", episode?.link),
             ("State", state + (path.map { ": \($0)" } ?? "")),
         ]
         var lines = details.compactMap { label, value in value.map { DisplayWidth.pad(label + ":", to: 11, alignment: .left) + $0 } }
@@ -58,8 +58,8 @@ struct ShowRendering {
             ("duration", .int(episode?.duration)),
             ("size", .int(item.enclosureLength.map(Int.init))),
             ("type", .string(item.enclosureType)),
-            ("url", .string(item.enclosureURL.map(URLRedaction.redacted))),
-            ("link", .string(episode?.link.map(URLRedaction.redacted))),
+            ("url", .string(item.enclosureURL)),
+            ("link", .string(episode?.link)),
             ("state", .string(state)),
             ("path", .string(path)),
             ("description", .string(episode?.description)),

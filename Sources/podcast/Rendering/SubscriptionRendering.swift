@@ -55,7 +55,7 @@ struct SubscribeRendering {
                 .object([
                     ("number", .int(subscriptions.firstIndex { $0.url == row.url }.map { $0 + 1 })),
                     ("title", .string(row.title)),
-                    ("url", .string(URLRedaction.redacted(row.url))),
+                    ("url", .string(row.url)),
                     ("status", .string(row.status.rawValue)),
                 ])
             }))]).serialized(pretty: console.stdoutIsTerminal))
@@ -69,7 +69,7 @@ struct SubscribeRendering {
     }
 
     private func line(_ row: Row) -> String {
-        let name = "\"\(row.title ?? row.url)\" (\(URLRedaction.redacted(row.url)))"
+        let name = "\"\(row.title ?? row.url)\" (\(row.url))"
         if row.revived {
             return "revived: \(name) had answered 410 Gone; podcast update fetches it again, with its history"
         }
@@ -81,7 +81,7 @@ struct SubscribeRendering {
             return "subscribed to \(name): \(Plural.count(row.episodes, "episode")) so far, of which podcast update downloads \(downloads)"
         case .changed: return "changed the settings of \(name)"
         case .exists: return "already subscribed to \(name)"
-        case .failed: return "could not subscribe to \(URLRedaction.redacted(row.url))"
+        case .failed: return "could not subscribe to \(row.url)"
         }
     }
 }
@@ -105,7 +105,7 @@ struct SubscriptionsRendering {
             let subscription = summary.subscription
             return [
                 String(index + 1), subscription.title, String(summary.episodes), String(summary.new), String(summary.downloaded),
-                Self.lastUpdate(subscription), URLRedaction.redacted(subscription.url),
+                Self.lastUpdate(subscription), subscription.url,
             ]
         }
         return TextTable(columns: columns, rows: rows)
@@ -127,7 +127,7 @@ struct SubscriptionsRendering {
             return .object([
                 ("number", .int(index + 1)),
                 ("title", .string(subscription.title)),
-                ("url", .string(URLRedaction.redacted(subscription.url))),
+                ("url", .string(subscription.url)),
                 ("html_url", .string(subscription.htmlURL)),
                 ("episodes", .int(summary.episodes)),
                 ("new", .int(summary.new)),

@@ -17,7 +17,7 @@ struct UpdateRendering {
         case .failed:
             lines.append("error: \(name): \(report.error ?? "failed")")
         case .gone:
-            lines.append("warning: \(name) (\(URLRedaction.redacted(report.subscription.url))) answered 410 Gone: it is skipped from now on; "
+            lines.append("warning: \(name) (\(report.subscription.url)) answered 410 Gone: it is skipped from now on; "
                 + "unsubscribe it, or subscribe to its new address")
         case .updated, .moved, .unchanged:
             if report.new > 0 { lines.append("\(name): \(Plural.count(report.new, "new episode"))") }
@@ -80,7 +80,7 @@ struct UpdateRendering {
                 .object([
                     ("number", .int(numbers.firstIndex { $0.id == feed.subscription.id }.map { $0 + 1 })),
                     ("title", .string(feed.subscription.title)),
-                    ("url", .string(URLRedaction.redacted(feed.subscription.url))),
+                    ("url", .string(feed.subscription.url)),
                     ("result", .string(feed.result.rawValue)),
                     ("new", .int(feed.new)),
                     ("error", .string(feed.error)),

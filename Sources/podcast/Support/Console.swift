@@ -124,18 +124,35 @@ struct Console {
         }
     }
 
-    /// Writes all of `text`, retrying short writes and EINTR, without bidirectional controls
-    /// (which a feed's text may hold, and which would reorder the line around them). When the
-    /// reader of stdout has gone (`podcast search x | head -1`), the output is no longer wanted:
-    /// exit quietly. Any other failure on stdout is kept for `outputFailure` and later writes
-    /// there are skipped. A failing stderr is ignored, so the exit status still tells what happened.
+    /// Writes all of `text` with the secrets of every URL in it masked (`SecretRedactor`) and
+    /// without bidirectional controls (which a feed's text may hold, and which would reorder the
+    /// line around them). Everything podcast prints passes here or through `write(_:to:)` for
+    /// bytes: the one place a URL's password or token is hidden, so no message can forget it.
     static func write(_ text: String, to descriptor: Int32) {
-        var text = text.removingBidiControls()
-        text.withUTF8 { Self.write(UnsafeRawBufferPointer($0), to: descriptor) }
+        var text = SecretRedactor.redacted(text.removingBidiControls())
+        text.withUTF8 { emit(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
-    /// Writes all of `bytes`, as `write(_:to:)` writes a text.
+    /// Writes all of `bytes` (UTF-8) with the secrets of every URL in them masked, as
+    /// `write(_:to:)` writes a text. Each call must hold whole lines or whole JSON values (as
+    /// `JSONWriter` hands them on), so that no URL is parted between two.
     static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        SecretRedactor.redact(bytes) { emit($0, to: descriptor) }
+    }
+
+    /// Writes a document of the user's own to stdout as it is, URLs and their secrets included:
+    /// `export`'s OPML, which must name each feed as subscribed to be imported again. Nothing else
+    /// may write unmasked.
+    static func writeUsersDocument(_ document: String) {
+        var document = document.removingBidiControls()
+        document.withUTF8 { emit(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
+    }
+
+    /// Writes all of `bytes`, retrying short writes and EINTR. When the reader of stdout has gone
+    /// (`podcast search x | head -1`), the output is no longer wanted: exit quietly. Any other
+    /// failure on stdout is kept for `outputFailure` and later writes there are skipped. A
+    /// failing stderr is ignored, so the exit status still tells what happened.
+    private static func emit(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
         if descriptor == STDOUT_FILENO {
             let skip = stdout.withLock { state in
                 if state.closedAtStart && state.failure == nil { state.failure = SystemError(call: "write", code: EBADF) }

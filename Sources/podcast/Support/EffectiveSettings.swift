@@ -57,7 +57,7 @@ struct EffectiveSettings {
         ]
         let proxyOrigin = transfer.proxy != nil ? "flag --proxy" : proxyVariable.map { "environment (\($0.name))" } ?? file.origin(of: "proxy") ?? "default"
         let proxyValue = http.proxy ?? proxyVariable?.value
-        list.append(Setting(key: "proxy", value: proxyValue.map { Self.quoted(URLRedaction.redacted($0)) }, origin: proxyOrigin))
+        list.append(Setting(key: "proxy", value: proxyValue.map(Self.quoted), origin: proxyOrigin))
         list.append(Setting(key: "cookies", value: "\(http.cookies)", origin: origin("cookies")))
         self.list = list
     }

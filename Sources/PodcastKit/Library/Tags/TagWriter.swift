@@ -92,19 +92,22 @@ enum TagWriter {
         }
     }
 
-    /// Sets every tag and saves; frees `file` in any case. Nil when saved, else why not.
+    /// Sets every tag and saves; frees `file` in any case. Nil when saved, else why not. The
+    /// texts leave the program in the file: the secrets of the URLs in them (show notes quote
+    /// links) are masked, as in all podcast writes out.
     private static func write(_ tags: EpisodeTags, into file: UnsafeMutablePointer<TagLib_File>) -> String? {
         defer { podcast_taglib_free(file) }
         guard podcast_taglib_is_valid(file) == 1, let tag = podcast_taglib_tag(file) else {
             return "TagLib cannot read it as the format its first bytes say"
         }
-        podcast_taglib_set_title(tag, tags.title)
-        podcast_taglib_set_album(tag, tags.album)
-        if let artist = tags.artist { podcast_taglib_set_artist(tag, artist) }
+        let text = SecretRedactor.redacted
+        podcast_taglib_set_title(tag, text(tags.title))
+        podcast_taglib_set_album(tag, text(tags.album))
+        if let artist = tags.artist { podcast_taglib_set_artist(tag, text(artist)) }
         if let year = tags.year, year > 0 { podcast_taglib_set_year(tag, UInt32(year)) }
         if let track = tags.track, track > 0 { podcast_taglib_set_track(tag, UInt32(track)) }
         podcast_taglib_set_genre(tag, tags.genre)
-        if let comment = tags.comment { podcast_taglib_set_comment(tag, comment) }
+        if let comment = tags.comment { podcast_taglib_set_comment(tag, text(comment)) }
         guard podcast_taglib_save(file) == 1 else { return "TagLib could not save the tags" }
         return nil
     }
