@@ -44,7 +44,6 @@ struct BodyLimit: Equatable {
 
     /// One line for the user: what stopped the file at `bytes`, and what to do.
     func reason(url: String) -> String {
-        let url = URLRedaction.redacted(url)
         switch limit {
         case .maxEpisodeSize:
             return "the file from \(url) is larger than the max-episode-size limit (\(ByteCount.text(bytes))); "

@@ -196,12 +196,11 @@ public struct FailedTransfer: Error, Sendable, Equatable {
     /// its advice ("try again in 1 s" would contradict "retrying in 2 s").
     public var retryReason: String {
         guard case .http(let error) = kind else { return reason }
-        return "\(URLRedaction.redactedText(error.detail)) for \(URLRedaction.redacted(error.url))"
+        return "\(error.detail) for \(error.url)"
     }
 
-    /// One line for the user: what failed and what to do (the URL's credentials hidden).
+    /// One line for the user: what failed and what to do.
     public var reason: String {
-        let url = URLRedaction.redacted(url)
         switch kind {
         case .http(let error): return error.description
         case .htmlInsteadOfMedia:
