@@ -22,9 +22,9 @@ import Testing
     }
 
     @Test func theHostOfAFeedIsWhereItsConnectionsGo() {
-        #expect(FeedRound.host(of: "https://user:pw@Feeds.Example.com/a.xml") == "feeds.example.com")
-        #expect(FeedRound.host(of: "http://127.0.0.1:8080/a.xml?x=1") == "127.0.0.1:8080")
-        #expect(FeedRound.host(of: "http://example.com:80/a.xml") == "example.com")
+        #expect(TransferRequest.host(of: "https://user:pw@Feeds.Example.com/a.xml") == "feeds.example.com")
+        #expect(TransferRequest.host(of: "http://127.0.0.1:8080/a.xml?x=1") == "127.0.0.1:8080")
+        #expect(TransferRequest.host(of: "http://example.com:80/a.xml") == "example.com")
     }
 
     @Test func leftoversAreKnownByNameAndProcess() {

@@ -37,6 +37,15 @@ extension Configuration {
         ],
     ]
 
+    /// Why a table named `name` is an error: it names a setting, whose value is no table; nil for
+    /// any other name (a section, or a table this version does not know).
+    static func settingWrittenAsTable(_ name: String) -> String? {
+        let key = name.replacing("_", with: "-")
+        guard sections[key] == nil, sections.values.contains(where: { $0.contains(key) }) else { return nil }
+        let what = key == "feed-timeout" ? "a number of seconds" : "a value"
+        return "\(key) must be \(what), not a table; write \(key) = <value>"
+    }
+
     /// Parses configuration text (TOML); `path` is only used in messages. Keys use dashes
     /// (`stall-timeout`; underscores are read as dashes) and may stand at the top or in their
     /// section (`[search]`, `[download]`, `[library]`, `[http]`); a key set twice is an error.
@@ -51,6 +60,10 @@ extension Configuration {
             let key = entry.key.replacing("_", with: "-")
             let place = "\(path):\(entry.line)"
             if let section = entry.section {
+                // `feed-timeout = { seconds = 30 }`: a table where a setting's value belongs.
+                if let problem = Self.settingWrittenAsTable(section) {
+                    throw ConfigurationError(path: path, line: entry.line, reason: problem)
+                }
                 guard let keys = sections[section] else {
                     configuration.unknownKeys.append("\(place): [\(section)] \(key)")
                     continue
@@ -108,7 +121,10 @@ extension Configuration {
         case "retries":
             retries = try read.integer(in: 1...1000, "retries must be a whole number, 1 or more")
         case "feed-timeout":
-            feedTimeout = try read.seconds("feed-timeout must be a number of seconds such as 120 or 30")
+            let problem = "feed-timeout must be a number of seconds from 1 to 86400, such as 120 or 30"
+            let seconds = try read.seconds(problem)
+            guard seconds >= .seconds(1) else { throw fail(problem) }
+            feedTimeout = seconds
         case "retry-wait":
             retryWait = try read.seconds("retry-wait must be a number of seconds such as 2 or 0.5")
         case "retry-budget":

@@ -56,7 +56,7 @@ public struct FeedFetcher {
         let last = FeedRefresh.LastAnswer(etag: cached?.etag, lastModified: cached?.lastModified)
         let round = FeedRound(
             [FeedRefresh(subscription: 0, url: url, last: last, listsUnchanged: true)], http: settings,
-            deadlines: FeedDeadlines(feed: feedTimeout), connectionsPerHost: 2, cacheDirectory: cacheDirectory)
+            deadlines: FeedDeadlines(feed: feedTimeout), cacheDirectory: cacheDirectory)
         round.progress = progress
         var outcome: FeedRound.Outcome?
         do {

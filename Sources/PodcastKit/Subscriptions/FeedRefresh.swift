@@ -129,6 +129,9 @@ struct FeedRefresh {
     private(set) var notModified = false
     /// How many pages were read.
     private(set) var pages = 0
+    /// False when a page after the first could not be read: the episodes read are the feed's,
+    /// but it must be read whole again next time, so its validators and digest are not kept.
+    private(set) var isWhole = true
     private var followedNewFeedURL = false
     private var visited: Set<String>
     /// The document at the feed's own address, kept while its `itunes:new-feed-url` is
@@ -177,7 +180,7 @@ struct FeedRefresh {
                 // The body that came is the other subscription's feed: none of it is this one's.
                 if let own = ownDocument {
                     refused.append(RefusedMove(move: move, owner: owner.title, readWhereItIs: true))
-                    return readOwnDocument(own)
+                    return readOwnDocument(own, warning: nil)
                 }
                 let refusal = RefusedMove(move: move, owner: owner.title, readWhereItIs: false)
                 refused.append(refusal)
@@ -202,11 +205,7 @@ struct FeedRefresh {
     mutating func parsed(_ outcome: Result<FeedParser.Result, FeedError>) -> Action {
         switch outcome {
         case .failure(let error):
-            guard var result else { return .end(.failed(error)) }
-            // The pages already read are still the feed; a broken later page only ends it early.
-            result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
-            self.result = result
-            return finish()
+            return unreadable(error)
         case .success(let page):
             pages += 1
             if var result {
@@ -244,13 +243,28 @@ struct FeedRefresh {
 
     /// The last request failed.
     mutating func failed(_ error: FeedError) -> Action {
-        guard var result else {
-            if case .http(let http) = error.kind, http.kind == .status(410), !listsUnchanged { return .end(.gone) }
-            return .end(.failed(error))
+        if result == nil, ownDocument == nil, case .http(let http) = error.kind, http.kind == .status(410), !listsUnchanged {
+            return .end(.gone)
         }
-        result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
-        self.result = result
-        return finish()
+        return unreadable(error)
+    }
+
+    /// What the page just asked for could not be fetched or read: a later page only ends the feed
+    /// early (the pages read are still the feed, but it is not whole: `isWhole`); the document at
+    /// an `itunes:new-feed-url` leaves the feed read where it was; the feed itself fails.
+    private mutating func unreadable(_ error: FeedError) -> Action {
+        if var result {
+            isWhole = false
+            result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
+            self.result = result
+            return finish()
+        }
+        if let own = ownDocument {
+            let warning = "feed \(own.address) says it moved to \(address) (itunes:new-feed-url), but that address could not be "
+                + "read (\(error)); the feed is read where it is"
+            return readOwnDocument(own, warning: warning)
+        }
+        return .end(.failed(error))
     }
 
     /// Lets go of the pages read, once the feed's end was recorded.
@@ -266,14 +280,16 @@ struct FeedRefresh {
         return owner
     }
 
-    /// Goes back to the document at the feed's own address, as if its move had not been seen.
-    private mutating func readOwnDocument(_ own: Document) -> Action {
+    /// Goes back to the document at the feed's own address, as if its move had not been seen,
+    /// with `warning` (if any) among its warnings.
+    private mutating func readOwnDocument(_ own: Document, warning: String?) -> Action {
         ownDocument = nil
         address = own.address
         moves = own.moves
         digest = own.digest
         documentURL = own.documentURL
         result = own.page
+        if let warning { result?.warnings.append(warning) }
         pages = 1
         return nextPage()
     }

@@ -74,23 +74,16 @@ final class FeedRound {
     /// When each refresh's time is up, from its first request's start.
     private var deadline: [Int: ContinuousClock.Instant] = [:]
     private var hosts = HostWatch()
-    /// Fetches asked of the engine and not ended, by host.
-    private var inFlight: [String: Int] = [:]
-    /// Fetches waiting for one of their host's connections, by host, oldest first. They wait
-    /// here, not in libcurl, so their timeouts count from when they are really asked: 100 feeds
-    /// on one host, two at a time, must not time out in a queue.
-    private var queued: [String: [TransferRequest]] = [:]
-    /// Connections to one host at once (the engine's `connectionsPerHost`).
-    let connectionsPerHost: Int
+    /// Whole first pages not yet in the cache, by refresh: they replace the cached body only
+    /// once they are known to be a feed, so a broken answer never becomes what a 304 points to.
+    private var uncached: [Int: (path: String, entry: FeedCacheEntry)] = [:]
     private var ended: [Outcome] = []
     private var notices: [String] = []
     private var engine: TransferEngine?
 
-    /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, asking at most
-    /// `connectionsPerHost` of one host at once, caching in `cacheDirectory`.
-    init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, connectionsPerHost: Int, cacheDirectory: String) {
+    /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, caching in `cacheDirectory`.
+    init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, cacheDirectory: String) {
         machines = refreshes
-        self.connectionsPerHost = max(1, connectionsPerHost)
         cacheEntries = Array(repeating: [:], count: refreshes.count)
         open = refreshes.count
         self.http = http
@@ -137,7 +130,11 @@ final class FeedRound {
             unlink(fetch.path)
         }
         fetches.removeAll()
-        queued.removeAll()
+        for (_, body) in uncached {
+            // Ownership: this round's own temporary feed file.
+            unlink(body.path)
+        }
+        uncached.removeAll()
         open = 0
     }
 
@@ -183,21 +180,21 @@ final class FeedRound {
         case .completed(let done):
             guard let fetch = fetches.removeValue(forKey: done.id) else { return }
             hosts.answered(fetch.host)
-            release(fetch.host)
             completed(done, fetch: fetch)
         case .failed(let failure):
             guard let fetch = fetches.removeValue(forKey: failure.id) else { return }
-            release(fetch.host)
             if case .tooLarge = failure.kind {
                 // The feed's start, up to what podcast reads of a feed: listed, and said to be cut.
                 return cutShort(fetch, at: failure)
             }
             // Ownership: this round's own temporary feed file.
             unlink(fetch.path)
+            // The host that did not answer: where a redirect led, if it did, not the feed's own.
+            let host = failure.url.isEmpty ? fetch.host : TransferRequest.host(of: failure.url)
             if !failure.hostDidNotAnswer {
-                hosts.answered(fetch.host)
-            } else if hosts.failed(fetch.host) {
-                skip(fetch.host)
+                hosts.answered(host)
+            } else if hosts.failed(host) {
+                skip(host)
             }
             var error = FeedError(failure, source: fetch.url)
             if case .overTime = failure.kind { error.kind = .overTime(deadlines.feed) }
@@ -225,24 +222,17 @@ final class FeedRound {
             answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
         }
         let action = machines[index].answered(answer)
-        var body = fetch.path
+        let body = done.status == 304 ? cacheDirectory + "/" + FeedFile.cacheFileName(for: fetch.url) : fetch.path
         let base = done.effectiveURL.isEmpty ? fetch.url : done.effectiveURL
         if case .end(.failed) = action {
             // Ownership: this round's own temporary feed file. Refused (it redirected onto
             // another subscription's feed): not even the cache keeps it under this feed's address.
             unlink(fetch.path)
         } else if wholeFirstPage {
-            // The cached body is replaced now; its validators are stored with the episodes.
-            let name = FeedFile.cacheFileName(for: fetch.url)
-            // Ownership: the feed cache in podcast's home, written by podcast alone.
-            if rename(fetch.path, cacheDirectory + "/" + name) == 0 {
-                body = cacheDirectory + "/" + name
-                cacheEntries[index][fetch.url] = FeedCacheEntry(
-                    url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: name, fetchedAt: Date())
-            }
-        } else if done.status == 304 {
-            // No file was written: the cached answer is the document.
-            body = cacheDirectory + "/" + FeedFile.cacheFileName(for: fetch.url)
+            // Cached (with its validators stored with the episodes) once it is known to be a feed.
+            uncached[index] = (fetch.path, FeedCacheEntry(
+                url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: FeedFile.cacheFileName(for: fetch.url),
+                fetchedAt: Date()))
         }
         lastBody[index] = (body, done.status == 304 ? fetch.url : base)
         carryOut(action, for: index, contentType: done.contentType)
@@ -257,7 +247,7 @@ final class FeedRound {
                     action = machines[index].failed(refusal(of: url, for: index))
                     continue
                 }
-                ask(next, of: Self.host(of: url))
+                engine?.start(next)
                 return
             case .parse(let url):
                 let (file, base) = lastBody[index] ?? ("", url)
@@ -267,10 +257,25 @@ final class FeedRound {
                 } catch {
                     outcome = .failure(error)
                 }
-                // Ownership: this round's own temporary feed file (a later page's); the cache keeps first pages.
-                if file.hasSuffix(".part") { unlink(file) }
+                if case .success = outcome, uncached[index]?.path == file {
+                    cache(index)
+                } else if file.hasSuffix(".part") {
+                    // Ownership: this round's own temporary feed file (a later page, or no feed at all).
+                    unlink(file)
+                    if uncached[index]?.path == file { uncached[index] = nil }
+                }
                 action = machines[index].parsed(outcome)
             case .end(let ending):
+                if let body = uncached.removeValue(forKey: index) {
+                    // The same bytes as last time (not parsed again): cached anew with their validators.
+                    if case .unchanged = ending {
+                        uncached[index] = body
+                        cache(index)
+                    } else {
+                        // Ownership: this round's own temporary feed file.
+                        unlink(body.path)
+                    }
+                }
                 end(index, ending)
                 return
             }
@@ -280,12 +285,12 @@ final class FeedRound {
     /// The request for `url` on behalf of refresh `index`, or nil when it may not be asked:
     /// its host was skipped, or the feed's time is up.
     private func request(_ url: String, conditional: Bool, for index: Int) -> TransferRequest? {
-        let host = Self.host(of: url)
+        let host = TransferRequest.host(of: url)
         guard !hosts.isSkipped(host) else { return nil }
         var timeLimit = deadlines.feed
         if let deadline = deadline[index] {
             timeLimit = deadline - .now
-            guard timeLimit > .zero else { return nil }
+            guard timeLimit >= .milliseconds(1) else { return nil }
         }
         nextID += 1
         let path = cacheDirectory + "/" + FeedFile.partialName(number: nextID - Self.firstID)
@@ -303,29 +308,20 @@ final class FeedRound {
         return request
     }
 
-    /// Asks the engine for `request` when `host` has a connection free, else queues it.
-    private func ask(_ request: TransferRequest, of host: String) {
-        guard inFlight[host, default: 0] < connectionsPerHost else {
-            queued[host, default: []].append(request)
-            return
+    /// Moves refresh `index`'s whole first page into the cache, where a 304 will point next time.
+    private func cache(_ index: Int) {
+        guard let body = uncached.removeValue(forKey: index) else { return }
+        // Ownership: the feed cache in podcast's home, written by podcast alone.
+        if rename(body.path, cacheDirectory + "/" + body.entry.bodyFile) == 0 {
+            cacheEntries[index][body.entry.url] = body.entry
+        } else {
+            unlink(body.path)
         }
-        inFlight[host, default: 0] += 1
-        engine?.start(request)
-    }
-
-    /// A fetch on `host` ended: the next one queued for it is asked.
-    private func release(_ host: String) {
-        inFlight[host, default: 1] -= 1
-        guard var waiting = queued[host], !waiting.isEmpty else { return }
-        let next = waiting.removeFirst()
-        queued[host] = waiting.isEmpty ? nil : waiting
-        inFlight[host, default: 0] += 1
-        engine?.start(next)
     }
 
     /// Why refresh `index` may not ask for `url` (see `request`).
     private func refusal(of url: String, for index: Int) -> FeedError {
-        let host = Self.host(of: url)
+        let host = TransferRequest.host(of: url)
         return hosts.isSkipped(host)
             ? FeedError(.hostSkipped(host: host), source: url) : FeedError(.overTime(deadlines.feed), source: url)
     }
@@ -343,8 +339,6 @@ final class FeedRound {
     /// only wait for it again. One notice says how many feeds it held back.
     private func skip(_ host: String) {
         let waiting = fetches.filter { $0.value.host == host }
-        queued[host] = nil
-        inFlight[host] = nil
         for (id, fetch) in waiting {
             fetches[id] = nil
             engine?.cancel(id)
@@ -352,13 +346,11 @@ final class FeedRound {
             unlink(fetch.path)
             carryOut(machines[fetch.refresh].failed(FeedError(.hostSkipped(host: host), source: fetch.url)), for: fetch.refresh)
         }
+        // A host only redirects led to holds up no feed of its own: nothing to tell.
+        guard !waiting.isEmpty else { return }
         notices.append("\(host) did not answer twice: skipped for the rest of this update (\(Plural.count(waiting.count, "feed")) waited on it)")
     }
 
-    /// The host (and port) of `url`, lower-cased, without credentials: where connections go.
-    static func host(of url: String) -> String {
-        URLParts(url).map { String($0.host) } ?? url
-    }
 }
 
 /// Which hosts of a round have stopped answering: a host that fails to answer twice is skipped

@@ -107,7 +107,7 @@ public struct SubscriptionUpdate {
         let owners = try store.subscriptionOwners()
         let round = FeedRound(
             due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) },
-            http: settings.engine.http.forFeeds, deadlines: deadlines, connectionsPerHost: settings.engine.connectionsPerHost,
+            http: settings.engine.http.forFeeds, deadlines: deadlines,
             cacheDirectory: cacheDirectory)
 
         return try withoutActuallyEscaping(report) { report in
@@ -160,8 +160,10 @@ public struct SubscriptionUpdate {
             record.cacheEntry = ended.cacheEntry
         case .updated:
             record.result = moved ? .moved : .updated
-            record.cacheEntry = ended.cacheEntry
-            record.digest = refresh.digest
+            // A feed read in part keeps the validators of its last whole read: the next update
+            // reads it again, later pages and all.
+            record.cacheEntry = refresh.isWhole ? ended.cacheEntry : nil
+            record.digest = refresh.isWhole ? refresh.digest : nil
             if let feed = refresh.result?.feed {
                 record.title = feed.title
                 record.htmlURL = feed.link

@@ -48,7 +48,7 @@ struct Update: ParsableCommand, OutputConfigured {
 
     func validate() throws {
         if background && check { throw ValidationError("--check lists what is new here and now; it cannot run in the background") }
-        if let feedTimeout, !(feedTimeout > 0 && feedTimeout <= 86_400) {
+        if let feedTimeout, !(feedTimeout >= 1 && feedTimeout <= 86_400) {
             throw ValidationError("--feed-timeout takes a number of seconds from 1 to 86400, such as 120 or 30")
         }
     }

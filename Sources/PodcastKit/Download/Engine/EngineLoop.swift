@@ -12,6 +12,8 @@ final class EngineLoop {
     private var waiting: [TransferLane: RequestQueue] = [.episode: RequestQueue(), .feed: RequestQueue()]
     /// Transfers running, by lane.
     private var runningIn: [TransferLane: Int] = [.episode: 0, .feed: 0]
+    /// Transfers running, by the host their request names (`TransferRequest.host`).
+    private var runningTo: [String: Int] = [:]
     /// Requests that must wait until their `notBefore` (retries after a back-off), soonest first.
     private var delayed: [TransferRequest] = []
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -68,7 +70,7 @@ final class EngineLoop {
             publishProgressIfDue()
             outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
-            if finished && hasRoomForWaiting { continue }
+            if finished && canStartWaiting { continue }
             _ = podcast_curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
     }
@@ -138,9 +140,20 @@ final class EngineLoop {
         }
     }
 
-    /// True when a lane has a request waiting and a slot free for it.
-    private var hasRoomForWaiting: Bool {
-        waiting.contains { lane, queue in !queue.isEmpty && runningIn[lane, default: 0] < slots(of: lane) }
+    /// True when a request waits that a free slot (and, for a feed, its host) would take now.
+    private var canStartWaiting: Bool {
+        TransferLane.all.contains { lane in
+            runningIn[lane, default: 0] < slots(of: lane) && waiting[lane]?.contains(where: { mayStart($0, in: lane) }) == true
+        }
+    }
+
+    /// Whether `host` has a connection free for a feed. A feed waits here, not in libcurl's
+    /// queue, while its host's connections are busy (with downloads too): its first-byte timeout
+    /// and time limit count from when it is really asked. Episodes are left to libcurl's limit,
+    /// which counts the host they are fetched from after redirects (a redirector such as a
+    /// tracking prefix would otherwise hold every episode to two at a time).
+    private func mayStart(_ waiting: RequestQueue.Waiting, in lane: TransferLane) -> Bool {
+        lane == .episode || runningTo[waiting.host, default: 0] < settings.connectionsPerHost
     }
 
     /// How many transfers of `lane` run at once.
@@ -149,8 +162,9 @@ final class EngineLoop {
     }
 
     private func startWaiting(multi: UnsafeMutableRawPointer) {
-        for lane in [TransferLane.feed, .episode] {
-            while runningIn[lane, default: 0] < slots(of: lane), let request = waiting[lane]?.popFirst() {
+        for lane in TransferLane.all {
+            while runningIn[lane, default: 0] < slots(of: lane), let next = waiting[lane]?.popFirst(where: { mayStart($0, in: lane) }) {
+                let request = next.request
                 do {
                     let transfer = try Transfer(
                         request: request, settings: request.http ?? settings.http, limiter: limiter, jar: jar, outbox: outbox)
@@ -161,6 +175,7 @@ final class EngineLoop {
                     }
                     running[transfer.easy.handle] = transfer
                     runningIn[lane, default: 0] += 1
+                    runningTo[next.host, default: 0] += 1
                     outbox.post(.started(request.id))
                 } catch {
                     outbox.post(.failed(error))
@@ -199,7 +214,10 @@ final class EngineLoop {
     /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
     private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
         _ = podcast_curl_multi_remove_handle(multi, handle)
-        if let transfer = running.removeValue(forKey: handle) { runningIn[transfer.request.lane, default: 1] -= 1 }
+        if let transfer = running.removeValue(forKey: handle) {
+            runningIn[transfer.request.lane, default: 1] -= 1
+            runningTo[transfer.host, default: 1] -= 1
+        }
         outbox.post(event)
     }
 
@@ -210,8 +228,8 @@ final class EngineLoop {
     }
 
     private func failAllWaiting(reason: FailedTransfer.Kind) {
-        for lane in [TransferLane.episode, .feed] {
-            while let request = waiting[lane]?.popFirst() {
+        for lane in TransferLane.all {
+            while let request = waiting[lane]?.popFirst(where: { _ in true })?.request {
                 outbox.post(.failed(FailedTransfer(id: request.id, kind: reason, url: request.url, bytes: request.resume?.offset ?? 0)))
             }
         }
@@ -233,38 +251,51 @@ final class EngineLoop {
     }
 }
 
-/// Requests waiting for a slot, oldest first: taken from `next` on (an index, not removeFirst: a
-/// queue of thousands must not cost a copy per start).
+/// Requests waiting for a slot, oldest first, each with its host: taken from `next` on (an
+/// index, not removeFirst: a queue of thousands must not cost a copy per start).
 struct RequestQueue {
-    private var requests: [TransferRequest] = []
+    /// A waiting request and the host it names.
+    struct Waiting {
+        var request: TransferRequest
+        var host: String
+    }
+
+    private var entries: [Waiting] = []
     private var next = 0
 
-    var isEmpty: Bool { next == requests.count }
-
     mutating func append(_ request: TransferRequest) {
-        requests.append(request)
+        entries.append(Waiting(request: request, host: request.host))
     }
 
     /// Puts `request` first (a retry whose back-off is over goes before what has not started).
     mutating func pushFront(_ request: TransferRequest) {
-        requests.insert(request, at: next)
+        entries.insert(Waiting(request: request, host: request.host), at: next)
     }
 
-    /// The oldest request, taken out; nil when none waits.
-    mutating func popFirst() -> TransferRequest? {
-        guard next < requests.count else { return nil }
-        let request = requests[next]
-        next += 1
-        if next == requests.count {
-            requests.removeAll(keepingCapacity: true)
+    /// True when a waiting request satisfies `startable`.
+    func contains(where startable: (Waiting) -> Bool) -> Bool {
+        entries[next...].contains(where: startable)
+    }
+
+    /// The oldest request that satisfies `startable`, taken out; nil when none does.
+    mutating func popFirst(where startable: (Waiting) -> Bool) -> Waiting? {
+        guard let index = entries[next...].firstIndex(where: startable) else { return nil }
+        let taken = entries[index]
+        if index == next {
+            next += 1
+        } else {
+            entries.remove(at: index)
+        }
+        if next == entries.count {
+            entries.removeAll(keepingCapacity: true)
             next = 0
         }
-        return request
+        return taken
     }
 
     /// Takes out the request `id`, if it waits.
     mutating func remove(id: Int) -> TransferRequest? {
-        guard let index = requests[next...].firstIndex(where: { $0.id == id }) else { return nil }
-        return requests.remove(at: index)
+        guard let index = entries[next...].firstIndex(where: { $0.request.id == id }) else { return nil }
+        return entries.remove(at: index).request
     }
 }

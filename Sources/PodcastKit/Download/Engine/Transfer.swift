@@ -11,6 +11,8 @@ import Glibc
 /// held to a `BodyLimit`, so no body fills the disk.
 final class Transfer {
     let request: TransferRequest
+    /// The host `request` names, counted while the transfer runs (`TransferRequest.host`).
+    let host: String
     let easy: CurlEasy
     /// The partial file, open for writing; -1 until a body arrives for a conditional request
     /// (`acceptsNotModified`), which then creates it: a 304 leaves no file behind.
@@ -73,6 +75,7 @@ final class Transfer {
         request: TransferRequest, settings: HTTPSettings, limiter: RateLimiter? = nil, jar: CookieJar? = nil, outbox: EngineOutbox
     ) throws(FailedTransfer) {
         self.request = request
+        host = request.host
         self.outbox = outbox
         self.limiter = limiter
         limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
@@ -96,6 +99,7 @@ final class Transfer {
             easy.set(CURLOPT_RANGE, "\(resume.offset)-")
         }
         if let limit = request.timeLimit { easy.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(limit)) }
+
     }
 
     deinit {
@@ -143,8 +147,9 @@ final class Transfer {
         request.timeLimit.map { max(.milliseconds(1), $0 - (ContinuousClock.now - startedAt)) }
     }
 
+    /// `duration` in whole milliseconds for libcurl, at least 1: to libcurl, 0 means no limit.
     private static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
+        max(1, Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000))
     }
 
     /// The size of the open file, or nil when it cannot be told.

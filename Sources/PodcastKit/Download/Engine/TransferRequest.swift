@@ -38,6 +38,15 @@ public struct TransferRequest: Sendable, Equatable {
     /// download headers); nil for the engine's.
     public var http: HTTPSettings?
 
+    /// The host (and port) the request names, lower-cased, without credentials: whose
+    /// connections it takes.
+    var host: String { Self.host(of: url) }
+
+    /// The host (and port) of `url`, lower-cased, without credentials: where connections go.
+    static func host(of url: String) -> String {
+        URLParts(url).map { String($0.host) } ?? url
+    }
+
     /// The default `max-episode-size`: 16 GiB, past any podcast episode, short of filling a disk.
     public static let defaultMaxSize: Int64 = 16 * 1024 * 1024 * 1024
 
@@ -66,6 +75,9 @@ public enum TransferLane: Sendable, Equatable {
     case episode
     /// Feeds: `feedConcurrency` at once.
     case feed
+
+    /// Both, feeds first: the engine starts feeds before episodes when both may start.
+    static let all: [TransferLane] = [.feed, .episode]
 }
 
 /// What a server answered, once per attempt, when the first bytes of the body are accepted.
