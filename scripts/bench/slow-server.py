@@ -120,6 +120,8 @@ class Server:
                     return
         except (ConnectionError, asyncio.IncompleteReadError):
             return
+        except asyncio.CancelledError:
+            return  # the server stops: the connection closes (Python 3.11 would log the cancellation)
         finally:
             writer.close()
 
