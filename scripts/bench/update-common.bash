@@ -24,14 +24,20 @@ peers=()
 has_peer() { [[ " ${peers[*]} " == *" $1 "* ]]; }
 
 # The peers come from Debian; without apt (or offline) their rows are skipped with the reason.
+# When an install fails, the package lists are updated once (a new machine may have none) and it
+# is tried again.
 update_find_peers() {
-    local peer package command sudo
+    local peer package command sudo="" updated=""
+    if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
     for peer in "$@"; do
         package=${peer%%:*} command=${peer##*:}
         if ! command -v "$command" >/dev/null && command -v apt-get >/dev/null; then
-            sudo=""
-            [ "$(id -u)" -ne 0 ] && sudo=sudo
-            DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$package" >/dev/null 2>&1 || true
+            if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$package" >/dev/null 2>&1 &&
+                [ -z "$updated" ]; then
+                updated=1
+                $sudo apt-get update -qq >/dev/null 2>&1 || true
+                DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$package" >/dev/null 2>&1 || true
+            fi
         fi
         if command -v "$command" >/dev/null; then
             peers+=("$command")
