@@ -112,10 +112,11 @@ $listens        root $www;
     }
 }
 EOF
+probe=$((feeds < hosts ? feeds - 1 : hosts - 1)) # the last host's first feed
 "$nginx" -p "$work/nginx/" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
 background_pids+=($!)
 for try in $(seq 50); do
-    if curl -sf -o /dev/null "http://127.0.0.$hosts:$port/feeds/$((hosts - 1)).xml"; then break; fi
+    if curl -sf -o /dev/null "http://$(address $probe):$port/feeds/$probe.xml"; then break; fi
     if [ "$try" = 50 ] || ! kill -0 "${background_pids[0]}" 2>/dev/null; then
         echo "$bench: nginx did not start on 127.0.0.1-$hosts:$port:"
         tail -n 5 "$work/nginx/error.log" | sed 's/^/    /'
