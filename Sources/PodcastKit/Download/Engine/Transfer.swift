@@ -49,6 +49,10 @@ final class Transfer {
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
     private static let receiveBuffer = 256 * 1024
 
+    /// A feed's receive buffer: feeds are kilobytes to a few megabytes, fetched dozens at once;
+    /// 256 KiB each would cost 12 MiB at 48 feeds, for no speed a feed needs.
+    private static let feedReceiveBuffer = 64 * 1024
+
     /// Received bytes are announced (`.filled`) in pieces this large, so they can be digested and
     /// handed to the disk's writeback while the network reads.
     static let filledPiece: Int64 = 4 * 1024 * 1024
@@ -94,7 +98,7 @@ final class Transfer {
         }
         self.easy = easy
         sample = (offset, .now)
-        easy.set(CURLOPT_BUFFERSIZE, Self.receiveBuffer(forLength: request.expectedLength))
+        easy.set(CURLOPT_BUFFERSIZE, request.lane == .feed ? Self.feedReceiveBuffer : Self.receiveBuffer(forLength: request.expectedLength))
         if let resume = request.resume {
             easy.set(CURLOPT_RANGE, "\(resume.offset)-")
         }
