@@ -139,7 +139,7 @@ final class FeedRound {
     }
 
     /// Runs the round on an engine of its own with `settings` until every feed has ended, or
-    /// `stop` stops it; `afterEvents` is called after each batch of events (to take what ended).
+    /// `stop` stops it; `afterEvents` is called after each event (to take what ended).
     func runAlone(
         engine settings: TransferEngine.Settings, refresh: Bool, stop: RunStop = RunStop(), afterEvents: () -> Void
     ) throws(SystemError) {
@@ -158,7 +158,11 @@ final class FeedRound {
                 abandon()
                 break
             }
-            for event in queue.drain(until: .now + .milliseconds(250)) { handle(event) }
+            // After each event: what ended is taken at once, never many parsed feeds together.
+            for event in queue.drain(until: .now + .milliseconds(250)) {
+                handle(event)
+                afterEvents()
+            }
             afterEvents()
         }
     }
