@@ -111,14 +111,13 @@ public struct SubscriptionUpdate {
             cacheDirectory: cacheDirectory)
 
         return try withoutActuallyEscaping(report) { report in
-            let feeder = UpdateFeeder(update: self, round: round, downloads: !check, report: report)
+            let feeder = UpdateFeeder(update: self, round: round, downloads: !check, refresh: refresh, report: report)
             if check {
                 var engine = settings.engine
                 engine.http = engine.http.forFeeds
                 try round.runAlone(engine: engine, refresh: refresh, stop: stop) { _ = feeder.takeEpisodes() }
                 if stop.isStopping { outcome.stop = .interrupted }
             } else {
-                feeder.refresh = refresh
                 let batch = DownloadBatch(store: store, settings: settings)
                 stop.running(batch.interrupter)
                 let finished = try batch.run([], refill: nil, feeder: feeder) { report(.download($0)) }
@@ -131,9 +130,11 @@ public struct SubscriptionUpdate {
             // In the order of the subscriptions, however the feeds ended.
             let order = Dictionary(due.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             outcome.pending = feeder.pending.sorted { order[$0.subscription.id, default: 0] < order[$1.subscription.id, default: 0] }
-            guard !check, outcome.stop == nil else { return outcome }
+            if check { return outcome }
+            // What is on disk is done, even when the update was stopped.
             let downloaded = outcome.pending.filter { !$0.subscription.settings.noDownload }.map(\.subscription)
             try markDone(outcome.results, of: downloaded)
+            guard outcome.stop == nil else { return outcome }
             let updated = try store.subscriptions().filter { subscription in due.contains { $0.id == subscription.id } }
             try applyKeep(to: updated, report: report)
             return outcome
@@ -263,7 +264,7 @@ private final class UpdateFeeder: BatchFeeder {
     let downloads: Bool
     let report: (SubscriptionUpdate.Event) -> Void
     /// True to skip the conditional GET (`--refresh`).
-    var refresh = false
+    let refresh: Bool
     /// Each feed recorded, in the order recorded.
     private(set) var reports: [SubscriptionUpdate.FeedReport] = []
     /// The episodes waiting, by subscription, in the order recorded.
@@ -279,10 +280,13 @@ private final class UpdateFeeder: BatchFeeder {
     /// The longest an unchanged feed waits to be recorded with others.
     static let unchangedWait = Duration.milliseconds(500)
 
-    init(update: SubscriptionUpdate, round: FeedRound, downloads: Bool, report: @escaping (SubscriptionUpdate.Event) -> Void) {
+    init(
+        update: SubscriptionUpdate, round: FeedRound, downloads: Bool, refresh: Bool, report: @escaping (SubscriptionUpdate.Event) -> Void
+    ) {
         self.update = update
         self.round = round
         self.downloads = downloads
+        self.refresh = refresh
         self.report = report
     }
 
