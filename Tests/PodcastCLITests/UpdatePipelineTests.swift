@@ -76,10 +76,11 @@ import Testing
 
         let skipped = lines.filter { $0.contains("127.0.0.1:\(dead.port) did not answer twice: skipped for the rest of this update (3 feeds waited on it)") }
         #expect(skipped.count == 1, "\(update.stderr)")
-        // 5 at subscribe, then 2 that went unanswered, and at most 2 more the engine started in
-        // their place before the round heard of them and cancelled the rest.
+        // 5 at subscribe, then each feed once at most: the 2 that went unanswered, and those the
+        // engine started on the freed connections before the round heard of the skip (how many
+        // depends on how busy the machine is) and cancelled.
         let asked = (1...5).map { Self.requests(dead, "/silent\($0)/feed.xml").count }.reduce(0, +)
-        #expect((7...9).contains(asked), "\(asked)")
+        #expect((7...10).contains(asked), "\(asked)")
         #expect(lines.contains { $0.contains("\"Dripping Show\"") && $0.contains("not fetched within 3 s (feed-timeout)") }, "\(update.stderr)")
         #expect(lines.last?.hasPrefix("updated 7 feeds (1 with new episodes, 0 without, 6 failed: ") == true, "\(update.stderr)")
         #expect(lines.last?.contains("3 host down") == true && lines.last?.contains("3 timed out") == true, "\(update.stderr)")
