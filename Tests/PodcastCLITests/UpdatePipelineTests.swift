@@ -86,6 +86,30 @@ import Testing
         #expect(lines.last?.contains("3 host down") == true && lines.last?.contains("3 timed out") == true, "\(update.stderr)")
     }
 
+    /// SIGTERM while one feed's server says nothing: the feed read is recorded (its episode
+    /// downloaded), the silent one is not, and the summary says one feed was not fetched.
+    @Test func aStoppedUpdateSaysWhichFeedsItNeverFetched() async throws {
+        let healthy = try LoopbackServer()
+        let news = ServedShow("News Show", slug: "news", episodes: 1, on: healthy)
+        let dead = try LoopbackServer()
+        let silent = ServedShow("Silent Show", slug: "silent", episodes: 1, on: dead)
+        let podcast = try SubscriptionScenario.home()
+        #expect(try await podcast.run(["subscribe", "--first", "0", news.feedURL, silent.feedURL]).status == 0)
+        dead.setRoute(silent.feedPath, .noResponse)
+        news.publish(1)
+
+        let update = try podcast.start(["update"])
+        let reached = try await ResumeScenario.wait(upTo: .seconds(30)) {
+            news.stored(2, in: podcast) != nil && Self.requests(dead, silent.feedPath).count == 2
+        }
+        #expect(reached, "the news was never downloaded, or the silent feed never asked")
+        kill(update.pid, SIGTERM)
+        let stopped = await update.finish(within: .seconds(20))
+        #expect(stopped.status == 130, "\(stopped.stderr)")
+        #expect(stopped.stderrLines.contains { $0.hasPrefix("updated 1 feed (1 with new episodes, 0 without); 1 feed not fetched (stopped first)") },
+                "\(stopped.stderr)")
+    }
+
     @Test func aKilledUpdatesTemporaryFeedFilesAreRemovedByTheNext() async throws {
         let server = try LoopbackServer()
         let show = ServedShow("Any Show", slug: "any", episodes: 1, on: server)

@@ -60,6 +60,8 @@ public struct SubscriptionUpdate {
         public var pending: [(subscription: Subscription, items: [ListingItem])]
         /// Set when the downloads stopped early (Ctrl-C, a full disk), or the fetches were interrupted.
         public var stop: BatchOutcome.Stop?
+        /// Feeds due that were never fetched to their end (the update was stopped first).
+        public var unfetched = 0
     }
 
     let store: StateStore
@@ -127,6 +129,7 @@ public struct SubscriptionUpdate {
             }
             if let failure = feeder.recordFailure { throw failure }
             outcome.feeds = feeder.reports
+            outcome.unfetched = due.count - feeder.reports.count
             // In the order of the subscriptions, however the feeds ended.
             let order = Dictionary(due.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             outcome.pending = feeder.pending.sorted { order[$0.subscription.id, default: 0] < order[$1.subscription.id, default: 0] }
@@ -302,8 +305,11 @@ private final class UpdateFeeder: BatchFeeder {
     }
 
     func stop() {
-        round.abandon()
+        // Fetched whole, they are recorded; what is still being fetched is dropped.
+        record(unchanged)
         unchanged.removeAll()
+        unchangedSince = nil
+        round.abandon()
     }
 
     func takeEpisodes() -> [DownloadItem] {

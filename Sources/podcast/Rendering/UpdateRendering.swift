@@ -44,7 +44,8 @@ struct UpdateRendering {
             parts.append("\(count(result)) \(result.rawValue)")
         }
         if count(.failed) > 0 { parts.append("\(count(.failed)) failed: " + failureCauses) }
-        let head = "updated \(Plural.count(feeds.count, "feed")) (\(parts.joined(separator: ", ")))"
+        var head = "updated \(Plural.count(feeds.count, "feed")) (\(parts.joined(separator: ", ")))"
+        if outcome.unfetched > 0 { head += "; \(Plural.count(outcome.unfetched, "feed")) not fetched (stopped first)" }
         if check {
             let waiting = outcome.pending.reduce(0) { $0 + $1.items.count }
             return head + "; \(Plural.count(waiting, "new episode")) waiting (--check downloads nothing)"
