@@ -139,9 +139,11 @@ final class FeedRound {
     }
 
     /// Runs the round on an engine of its own with `settings` until every feed has ended, or
-    /// `stop` stops it; `afterEvents` is called after each event (to take what ended).
+    /// `stop` stops it. `afterEvent` is called after each event, to take what ended at once
+    /// (never many parsed feeds held together); `afterTurn` after each batch of events.
     func runAlone(
-        engine settings: TransferEngine.Settings, refresh: Bool, stop: RunStop = RunStop(), afterEvents: () -> Void
+        engine settings: TransferEngine.Settings, refresh: Bool, stop: RunStop = RunStop(), afterEvent: () -> Void,
+        afterTurn: () -> Void = {}
     ) throws(SystemError) {
         let queue = EventQueue<TransferEvent>()
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0) }
@@ -151,19 +153,19 @@ final class FeedRound {
             engine.shutdown()
         }
         start(on: engine, refresh: refresh)
-        afterEvents()
+        afterEvent()
+        afterTurn()
         while !isFinished {
             // Interrupted: what has not ended is dropped (nothing of it is recorded).
             guard !stop.isStopping else {
                 abandon()
                 break
             }
-            // After each event: what ended is taken at once, never many parsed feeds together.
             for event in queue.drain(until: .now + .milliseconds(250)) {
                 handle(event)
-                afterEvents()
+                afterEvent()
             }
-            afterEvents()
+            afterTurn()
         }
     }
 

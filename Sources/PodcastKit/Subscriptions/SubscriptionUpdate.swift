@@ -117,7 +117,8 @@ public struct SubscriptionUpdate {
             if check {
                 var engine = settings.engine
                 engine.http = engine.http.forFeeds
-                try round.runAlone(engine: engine, refresh: refresh, stop: stop) { _ = feeder.takeEpisodes() }
+                try round.runAlone(
+                    engine: engine, refresh: refresh, stop: stop, afterEvent: feeder.collect, afterTurn: { _ = feeder.takeEpisodes() })
                 if stop.isStopping { outcome.stop = .interrupted }
             } else {
                 let batch = DownloadBatch(store: store, settings: settings)
@@ -258,8 +259,8 @@ public struct SubscriptionUpdate {
 
 /// `update`'s feeds as a `BatchFeeder`: the round of fetches runs on the batch's engine; each
 /// feed read is recorded as soon as it ends, and its new episodes go to the batch at its next
-/// turn. Feeds that ended unchanged wait to be recorded together, up to `unchangedWait`: a round
-/// of 300 unchanged feeds commits a few times, not 300.
+/// turn. Feeds that ended unchanged are recorded together, once per turn: a round of 300
+/// unchanged feeds commits a few dozen times, not 300.
 private final class UpdateFeeder: BatchFeeder {
     let update: SubscriptionUpdate
     let round: FeedRound
@@ -278,10 +279,6 @@ private final class UpdateFeeder: BatchFeeder {
     private var found: [DownloadItem] = []
     /// Unchanged feeds not recorded yet, and since when the first of them waits.
     private var unchanged: [FeedRound.Outcome] = []
-    private var unchangedSince: ContinuousClock.Instant?
-
-    /// The longest an unchanged feed waits to be recorded with others.
-    static let unchangedWait = Duration.milliseconds(500)
 
     init(
         update: SubscriptionUpdate, round: FeedRound, downloads: Bool, refresh: Bool, report: @escaping (SubscriptionUpdate.Event) -> Void
@@ -308,31 +305,26 @@ private final class UpdateFeeder: BatchFeeder {
         // Fetched whole, they are recorded; what is still being fetched is dropped.
         record(unchanged)
         unchanged.removeAll()
-        unchangedSince = nil
         round.abandon()
     }
 
     func takeEpisodes() -> [DownloadItem] {
         collect()
-        if let since = unchangedSince, round.isFinished || .now - since >= Self.unchangedWait {
-            record(unchanged)
-            unchanged.removeAll()
-            unchangedSince = nil
-        }
+        record(unchanged)
+        unchanged.removeAll()
         defer { found.removeAll() }
         return found
     }
 
     /// Takes the feeds that ended: each read one is recorded at once, so the round holds one
     /// parsed feed at a time (48 feeds parsed and held for one commit took 20 MiB more); the
-    /// unchanged ones, which carry nothing, wait to be recorded together.
-    private func collect() {
+    /// unchanged ones, which carry nothing, wait for `takeEpisodes` to be recorded together.
+    func collect() {
         for notice in round.takeNotices() { report(.warning(notice)) }
         var read: [FeedRound.Outcome] = []
         for ended in round.takeEnded() {
             if case .unchanged = ended.ending {
                 unchanged.append(ended)
-                if unchangedSince == nil { unchangedSince = .now }
             } else {
                 read.append(ended)
             }
