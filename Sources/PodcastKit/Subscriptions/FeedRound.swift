@@ -203,7 +203,10 @@ final class FeedRound {
                 skip(host)
             }
             var error = FeedError(failure, source: fetch.url)
-            if case .overTime = failure.kind { error.kind = .overTime(deadlines.feed) }
+            // Out of time: the feed's whole deadline, or, with nothing received, a server that never answered.
+            if case .overTime = failure.kind {
+                error.kind = failure.received == 0 ? .noAnswer(deadlines.firstByte) : .overTime(deadlines.feed)
+            }
             carryOut(machines[fetch.refresh].failed(error), for: fetch.refresh)
         case .responded, .filled:
             break
