@@ -45,7 +45,7 @@ import Testing
 
     @Test func stallTimeoutHelpGivesItsDefault() async throws {
         let result = try await PodcastBinary().run(["download", "--help"], environment: ["COLUMNS": "300"])
-        #expect(result.stdout.contains("continues from where it stopped (default 60)"), "\(result.stdout)")
+        #expect(result.stdout.contains("continues from where it stopped (default 60; stall-timeout in [http] of the configuration file)"), "\(result.stdout)")
     }
 }
 

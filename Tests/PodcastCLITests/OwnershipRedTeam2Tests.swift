@@ -1,5 +1,5 @@
 import Foundation
-import PodcastKit
+@testable import PodcastKit
 import PodcastTestSupport
 import Testing
 
@@ -9,7 +9,9 @@ import Testing
     /// Takes the store back to before the upgrade's data steps (the last three migrations: which
     /// file each finished file is, identities, feed addresses), so the next run carries them out
     /// on the rows the earlier version wrote, as an upgrade would.
-    private static let beforeTheUpgrade = " PRAGMA user_version = \(StateStore.currentSchemaVersion - 3);"
+    /// The schema before the step that records which file each finished file placed is.
+    private static let beforeTheUpgrade =
+        " PRAGMA user_version = \(StateStore.migrations.firstIndex { $0.summary.hasPrefix("which file each finished file placed") } ?? 0);"
 
     /// Serves at `path` a feed of `show`'s episodes, newest first, without guids, or with
     /// `g-<number>` guids when `guids`; its media under `mediaFolder` when given.

@@ -221,7 +221,7 @@ import Testing
     @Test(arguments: [
         (["search", "--limit", "0", "x"], "--limit must be between 1 and 200, not 0"),
         (["search", "--limit", "201", "x"], "--limit must be between 1 and 200, not 201"),
-        (["search", "--country", "USA", "x"], "--country takes a two-letter code"),
+        (["search", "--country", "USA", "x"], "--country must be a two-letter store code"),
         (["search", "--media", "video", "x"], "video"),
         (["search", "--frobnicate", "x"], "Unknown option '--frobnicate'"),
         (["search"], "Missing expected argument"),

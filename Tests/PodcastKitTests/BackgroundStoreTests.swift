@@ -6,7 +6,10 @@ import Testing
 /// The worker lock and the store's side of background batches and stop requests.
 @Suite struct BackgroundStoreTests {
     private static func settings(concurrency: Int = 3) -> QueuedSettings {
-        QueuedSettings(DownloadSettings(episodesDirectory: "/srv/podcasts", engine: .init(concurrency: concurrency)), headersFile: nil)
+        var settings = Settings()
+        settings.episodesDirectory = "/srv/podcasts"
+        settings.engine.concurrency = concurrency
+        return QueuedSettings(settings, headersFile: nil)
     }
 
     private static func item(_ number: Int, url: String? = "http://127.0.0.1/\(UUID().uuidString).mp3") -> DownloadItem {

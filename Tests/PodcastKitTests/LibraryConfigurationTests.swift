@@ -15,7 +15,7 @@ import Testing
             tag = true
             playlist = true
             """, path: "c.toml")
-        let settings = configuration.librarySettings
+        let settings = configuration.settings.library
         #expect(settings.nameTemplate.text == "{podcast}/{year}/{title}.{ext}")
         #expect(settings.portableNames)
         #expect(settings.companions == [.transcript, .info])
@@ -24,14 +24,14 @@ import Testing
     }
 
     @Test func withAlsoTakesACommaSeparatedString() throws {
-        #expect(try Configuration.parse("with = \"image,chapters\"\n", path: "c.toml").companions == [.image, .chapters])
+        #expect(try Configuration.parse("with = \"image,chapters\"\n", path: "c.toml").settings.library.companions == [.image, .chapters])
     }
 
     @Test(arguments: [
         ("name-template = \"{title}.mp3\"\n", "must end with .{ext}"),
-        ("name-template = 3\n", "name-template must be a quoted template"),
+        ("name-template = 3\n", "name-template must be a template such as"),
         ("with = [\"video\"]\n", "with: \"video\" is not a companion file"),
-        ("with = [1, 2]\n", "with must be a list such as"),
+        ("with = [1, 2]\n", "with must be a list of companion files"),
         ("transcript-types = []\n", "name at least one transcript type"),
         ("tag = \"yes\"\n", "tag must be true or false"),
     ])

@@ -29,9 +29,14 @@ import Testing
         let settings = LibrarySettings(
             nameTemplate: try NameTemplate("{podcast}/{season}/{title} = {guid}.{ext}"), portableNames: true,
             companions: [.transcript, .info], transcriptTypes: [.vtt, .srt], tag: true, playlist: true)
-        #expect(settings.stored.map(LibrarySettings.init(stored:)) == settings)
+        #expect(try settings.stored.map(LibrarySettings.init(stored:)) == settings)
         #expect(LibrarySettings().stored == nil)
-        #expect(LibrarySettings(stored: "template=no ext\nwith=video\nfuture=1") == LibrarySettings())
+        let earlier = try #require(LegacySettingsRecords.library("template={title}.{ext}\nwith=info,image\ntag=1"))
+        #expect(try LibrarySettings(stored: earlier) == LibrarySettings(nameTemplate: try NameTemplate("{title}.{ext}"), companions: [.info, .image], tag: true))
+        // What no longer reads is an error that the store names, never the defaults in silence.
+        #expect(LegacySettingsRecords.library("future=1") == nil)
+        let broken = try #require(LegacySettingsRecords.library("template=no ext\nwith=video"))
+        #expect(throws: StoredSettingsError.self) { try LibrarySettings(stored: broken) }
     }
 
     @Test func mediaFormatsAreToldByTheirFirstBytes() {
@@ -58,7 +63,7 @@ import Testing
 
     @Test func aSubscriptionsTemplateAndCompanionsReplaceTheRunsOnly() throws {
         let run = LibrarySettings(companions: [.image], tag: true)
-        let own = SubscriptionSettings(nameTemplate: "{title}.{ext}", companions: [.info])
+        let own = SubscriptionSettings(nameTemplate: try NameTemplate("{title}.{ext}"), companions: [.info])
         let settings = try #require(own.library(over: run))
         #expect(settings.nameTemplate.text == "{title}.{ext}")
         #expect(settings.companions == [.info])

@@ -134,27 +134,45 @@ import Testing
             userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem",
             proxy: "http://127.0.0.1:3128", cookies: false)
         http.headers = RequestHeaders(fields: ["X-Token: s3cret"], hosts: ["cdn.example.net"])
-        let settings = DownloadSettings(
-            episodesDirectory: "/srv/podcasts",
-            engine: .init(concurrency: 5, connectionsPerHost: 1, rateLimit: 1000, http: http, maxEpisodeSize: 1 << 30),
-            retry: RetryPolicy(retries: 4, firstWait: .milliseconds(500), longestWait: .seconds(30), budget: .seconds(600)),
-            library: LibrarySettings(
-                nameTemplate: try NameTemplate("{podcast}/{year}/{title}.{ext}"), portableNames: true, companions: [.chapters, .image],
-                transcriptTypes: [.html], tag: true, playlist: true))
+        // The CA file must exist: a stored setting is read as the file's would be.
+        http.certificateAuthorities = "/etc/hostname"
+        var settings = Settings()
+        settings.episodesDirectory = "/srv/podcasts"
+        settings.engine = .init(concurrency: 5, connectionsPerHost: 1, rateLimit: 1000, http: http, maxEpisodeSize: 1 << 30)
+        settings.retry = RetryPolicy(retries: 4, firstWait: .milliseconds(500), budget: .seconds(600))
+        settings.library = LibrarySettings(
+            nameTemplate: try NameTemplate("{podcast}/{year}/{title}.{ext}"), portableNames: true, companions: [.chapters, .image],
+            transcriptTypes: [.html], tag: true, playlist: true)
+        settings.feedTimeout = .milliseconds(2500)
         let queued = QueuedSettings(settings, headersFile: "0A-B.json")
         #expect(!queued.stored.contains("s3cret"))
-        let read = QueuedSettings(stored: queued.stored)
+        let read = try QueuedSettings(stored: queued.stored)
         #expect(read == queued)
         #expect(read.headersFile == "0A-B.json")
-        #expect(read.settings(headers: ["X-Token: s3cret"], fallbackDirectory: "/elsewhere") == settings)
+        #expect(read.feedDeadlines.feed == .milliseconds(2500))
+        #expect(read.settings(headers: ["X-Token: s3cret"], fallbackDirectory: "/elsewhere") == settings.download(defaultEpisodesDirectory: "/x"))
     }
 
-    @Test func sameSettingsGiveTheSameTextAndAnOlderRecordStillReads() {
-        let settings = DownloadSettings(episodesDirectory: "/srv/podcasts")
+    @Test func sameSettingsGiveTheSameTextAndOlderRecordsAreCarriedOver() throws {
+        var settings = Settings()
+        settings.episodesDirectory = "/srv/podcasts"
         #expect(QueuedSettings(settings, headersFile: nil).stored == QueuedSettings(settings, headersFile: nil).stored)
-        let legacy = QueuedSettings(stored: #"["--episodes-dir","/old/dir","--concurrency","2"]"#)
-        #expect(legacy.settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/old/dir")
-        #expect(QueuedSettings(stored: "{}").settings(headers: [], fallbackDirectory: "/default") == DownloadSettings(episodesDirectory: "/default"))
-        #expect(QueuedSettings(stored: "garbage").settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/default")
+        let arguments = try #require(LegacySettingsRecords.queued(#"["--episodes-dir","/old/dir","--concurrency","2"]"#))
+        #expect(try QueuedSettings(stored: arguments).settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/old/dir")
+        let fields = try #require(LegacySettingsRecords.queued(#"{"concurrency":5,"nameTemplate":"{title}.{ext}","firstWaitSeconds":0.5,"stallSpeed":1024}"#))
+        let carried = try QueuedSettings(stored: fields).settings
+        #expect(carried.engine.concurrency == 5)
+        #expect(carried.library.nameTemplate.text == "{title}.{ext}")
+        #expect(carried.retry.firstWait == .milliseconds(500))
+    }
+
+    @Test func aRecordThatNoLongerReadsIsAnErrorNotTheDefaults() throws {
+        #expect(throws: StoredSettingsError.self) { try QueuedSettings(stored: "garbage") }
+        #expect(throws: StoredSettingsError.self) { try QueuedSettings(stored: "{}") }
+        let badTemplate = #"{"settings":{"name-template":"{title}.mp3"},"version":2}"#
+        let error = try #require(throws: StoredSettingsError.self) { try QueuedSettings(stored: badTemplate) }
+        #expect(error.reason.contains("name-template"))
+        #expect(throws: StoredSettingsError.self) { try QueuedSettings(stored: #"{"settings":{},"version":3}"#) }
+        #expect(throws: StoredSettingsError.self) { try QueuedSettings(stored: #"{"settings":{"concurency":3},"version":2}"#) }
     }
 }

@@ -28,6 +28,18 @@ struct ConfigurationDocument {
             default: self = .other(value.kind)
             }
         }
+
+        /// The value as a setting reads it; nil for what no setting takes (a table, a date).
+        var setting: SettingValue? {
+            switch self {
+            case .string(let text): .text(text)
+            case .integer(let number): .integer(Int64(number))
+            case .number(let number): .number(number)
+            case .boolean(let flag): .boolean(flag)
+            case .strings(let list): .list(list)
+            case .other: nil
+            }
+        }
     }
 
     /// One `key = value`: the table it is in (nil at the top), its key, its value and its line.

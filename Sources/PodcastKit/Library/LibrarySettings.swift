@@ -36,37 +36,17 @@ public struct LibrarySettings: Sendable, Equatable {
     }
 
     /// How a download record keeps the settings its episode was asked with, so that `resume`
-    /// finishes it as it was begun: one `key=value` line each (a template holds no line breaks);
-    /// nil for the defaults.
+    /// finishes it as it was begun (`StoredSettings`); nil for the defaults.
     var stored: String? {
         guard self != LibrarySettings() else { return nil }
-        var lines: [String] = []
-        if nameTemplate != .standard { lines.append("template=" + nameTemplate.text) }
-        if portableNames { lines.append("portable=1") }
-        if !companions.isEmpty { lines.append("with=" + Companion.list(companions)) }
-        if transcriptTypes != TranscriptFormat.allCases { lines.append("transcripts=" + transcriptTypes.map(\.rawValue).joined(separator: ",")) }
-        if tag { lines.append("tag=1") }
-        if playlist { lines.append("playlist=1") }
-        return lines.joined(separator: "\n")
+        var settings = Settings()
+        settings.library = self
+        return StoredSettings(settings, for: .download).text
     }
 
-    /// The settings `stored` wrote; what does not read (another version's keys, a value no longer
-    /// valid) keeps its default.
-    init(stored text: String) {
-        self.init()
-        for line in text.split(separator: "\n") {
-            let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2 else { continue }
-            switch pair[0] {
-            case "template": if let template = try? NameTemplate(pair[1]) { nameTemplate = template }
-            case "portable": portableNames = pair[1] == "1"
-            case "with": companions = (try? Companion.set(from: [pair[1]])) ?? []
-            case "transcripts": transcriptTypes = (try? TranscriptFormat.order(from: [pair[1]])) ?? TranscriptFormat.allCases
-            case "tag": tag = pair[1] == "1"
-            case "playlist": playlist = pair[1] == "1"
-            default: continue
-            }
-        }
+    /// The settings `stored` wrote; a record this version cannot read is an error.
+    init(stored text: String) throws(StoredSettingsError) {
+        self = try StoredSettings(stored: text).settings(for: .download).library
     }
 }
 

@@ -6,6 +6,9 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     var code: Int32
     /// SQLite's message for the failure, or ours for a failure SQLite did not report.
     var message: String
+    /// For a row read whole whose stored settings this version cannot read: which record, and
+    /// why (`StoreError.Kind.unreadableRecord`).
+    var unreadableRecord: String?
 
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_IOERR`, …): the low byte of the extended code.
     var primaryCode: Int32 { code & 0xFF }
@@ -27,6 +30,13 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     init(code: Int32, message: String? = nil) {
         self.code = code
         self.message = message ?? SQLiteError.text(for: code)
+    }
+
+    /// The error for `record` (`background batch 3`) whose stored settings do not read.
+    static func unreadable(_ record: String, _ error: StoredSettingsError) -> SQLiteError {
+        var failure = SQLiteError(code: SQLITE_MISMATCH, message: "\(record): \(error.reason)")
+        failure.unreadableRecord = "\(record): \(error.reason)"
+        return failure
     }
 
     private static func text(for code: Int32) -> String {

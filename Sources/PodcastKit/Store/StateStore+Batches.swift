@@ -167,9 +167,17 @@ extension StateStore {
         if let id { try query.bind(id, named: ":id") }
         if let since { try query.bind(since, named: ":since") }
         var batches = try query.rows { row throws(SQLiteError) in
+            let id = try row.int(at: 0)
+            // A foreground run's batch records no settings: nothing runs it later.
+            var settings = QueuedSettings(Settings(), headersFile: nil)
+            if let stored = row.optionalString(at: 3) {
+                do throws(StoredSettingsError) { settings = try QueuedSettings(stored: stored) } catch {
+                    throw SQLiteError.unreadable("background batch \(id)", error)
+                }
+            }
             return BackgroundBatch(
-                id: try row.int(at: 0), created: Date(timeIntervalSince1970: row.optionalDouble(at: 1) ?? 0),
-                finished: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, settings: QueuedSettings(stored: row.optionalString(at: 3) ?? "{}"),
+                id: id, created: Date(timeIntervalSince1970: row.optionalDouble(at: 1) ?? 0),
+                finished: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, settings: settings,
                 onComplete: row.optionalString(at: 4), summaryPath: row.optionalString(at: 5), results: [], pending: 0)
         }
         let items = try connection.prepare("""

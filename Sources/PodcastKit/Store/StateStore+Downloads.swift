@@ -288,7 +288,11 @@ extension StateStore {
         record.speed = row.optionalDouble(at: 25)
         record.integrity = row.optionalString(at: 26).flatMap(Integrity.init(stored:))
         record.sha256 = row.optionalString(at: 27)
-        record.library = row.optionalString(at: 28).map(LibrarySettings.init(stored:))
+        if let library = row.optionalString(at: 28) {
+            do throws(StoredSettingsError) { record.library = try LibrarySettings(stored: library) } catch {
+                throw SQLiteError.unreadable("the download record of \"\(record.title)\"", error)
+            }
+        }
         record.subscription = row.optionalInt(at: 29)
         record.fileStamp = StateStore.fileStamp(device: row.optionalInt64(at: 30), inode: row.optionalInt64(at: 31), changed: row.optionalInt64(at: 32))
         return record

@@ -612,6 +612,15 @@ extension StateStore {
                 }
             }
         ),
+        Migration(
+            summary: "settings records in the schema's one form (StoredSettings), versioned",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                try LegacySettingsRecords.rewrite("batches", "options", with: LegacySettingsRecords.queued, in: connection)
+                try LegacySettingsRecords.rewrite("update_requests", "settings", with: LegacySettingsRecords.queued, in: connection)
+                try LegacySettingsRecords.rewrite("downloads", "library", with: LegacySettingsRecords.library, in: connection)
+            }
+        ),
     ]
 
     /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.

@@ -449,7 +449,7 @@ extension StateStore {
         try update.bind(settings.first, named: ":first")
         try update.bind(settings.keep, named: ":keep")
         try update.bind(settings.episodesDirectory, named: ":dir")
-        try update.bind(settings.nameTemplate, named: ":template")
+        try update.bind(settings.nameTemplate?.text, named: ":template")
         try update.bind(settings.noDownload ? 1 : 0, named: ":no_download")
         try update.bind(settings.companions.map(Companion.list), named: ":companions")
         try update.bind(id, named: ":id")
@@ -561,6 +561,17 @@ extension StateStore {
         try Self.rekeyEpisode(feed: key.feed, identity: key.identity, to: identity, in: connection)
     }
 
+    /// A subscription's own value of `key` (a column of text), read as the setting reads it; nil
+    /// when it has none. One that no longer reads is an error, never the run's value in silence.
+    private static func stored(_ text: String?, as key: String) throws(StoredSettingsError) -> Settings? {
+        guard let text, let setting = SettingsSchema.setting(key) else { return nil }
+        var settings = Settings()
+        do throws(SettingError) { try setting.set(setting.commandLine(text), in: &settings) } catch {
+            throw StoredSettingsError(reason: "its stored \(error)")
+        }
+        return settings
+    }
+
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {
         let query = try connection.prepare("""
             SELECT id, url, title, html_url, first, keep, episodes_dir, name_template, no_download, gone, has_baseline,
@@ -568,12 +579,20 @@ extension StateStore {
             FROM subscriptions WHERE \(condition) ORDER BY title COLLATE NOCASE, id
             """)
         return try query.rows { row throws(SQLiteError) in
-            Subscription(
-                id: try row.int(at: 0), url: try row.string(at: 1), title: try row.string(at: 2), htmlURL: row.optionalString(at: 3),
-                settings: SubscriptionSettings(
-                    first: try row.int(at: 4), keep: row.optionalInt(at: 5), episodesDirectory: row.optionalString(at: 6),
-                    nameTemplate: row.optionalString(at: 7), noDownload: try row.int(at: 8) == 1,
-                    companions: row.optionalString(at: 14).map { (try? Companion.set(from: [$0])) ?? [] }),
+            let title = try row.string(at: 2)
+            var settings = SubscriptionSettings(
+                first: try row.int(at: 4), keep: row.optionalInt(at: 5), episodesDirectory: row.optionalString(at: 6),
+                noDownload: try row.int(at: 8) == 1)
+            let (template, companions) = (row.optionalString(at: 7), row.optionalString(at: 14))
+            do throws(StoredSettingsError) {
+                settings.nameTemplate = try Self.stored(template, as: "name-template")?.library.nameTemplate
+                settings.companions = try Self.stored(companions, as: "with")?.library.companions
+            } catch {
+                throw SQLiteError.unreadable("the subscription \"\(title)\"", error)
+            }
+            return Subscription(
+                id: try row.int(at: 0), url: try row.string(at: 1), title: title, htmlURL: row.optionalString(at: 3),
+                settings: settings,
                 isGone: try row.int(at: 9) == 1, hasBaseline: try row.int(at: 10) == 1,
                 lastUpdate: row.optionalDouble(at: 11).map { Date(timeIntervalSince1970: $0) },
                 lastResult: row.optionalString(at: 12).flatMap(Subscription.Result.init(rawValue:)),

@@ -33,9 +33,13 @@ extension StateStore {
                 let ids = row.optionalString(at: 1).map { text in
                     text.split { !$0.isNumber }.compactMap { Int($0) }
                 }
-                return UpdateRequest(
-                    id: try row.int(at: 0), subscriptions: ids, refresh: try row.int(at: 2) == 1,
-                    settings: QueuedSettings(stored: try row.string(at: 3)))
+                let id = try row.int(at: 0)
+                let settings: QueuedSettings
+                let stored = try row.string(at: 3)
+                do throws(StoredSettingsError) { settings = try QueuedSettings(stored: stored) } catch {
+                    throw SQLiteError.unreadable("queued update \(id)", error)
+                }
+                return UpdateRequest(id: id, subscriptions: ids, refresh: try row.int(at: 2) == 1, settings: settings)
             }
         }
     }

@@ -20,6 +20,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case readOnly
         /// The disk is full.
         case diskFull
+        /// A record whose stored settings this version cannot read (`background batch 3: …`).
+        case unreadableRecord(String)
         /// Any other SQLite failure.
         case sqlite(code: Int32, message: String)
     }
@@ -62,6 +64,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "make it and its directory writable, or set PODCAST_HOME to another directory"
         case .diskFull:
             return "cannot write the state store \(path): the disk is full; free some space and try again"
+        case .unreadableRecord(let what):
+            return "the state store \(path) holds \(what); cancel that work (podcast cancel) or run the podcast version that wrote it"
         case .sqlite(let code, let message):
             return "the state store \(path) failed: \(message) (SQLite error \(code)); "
                 + "try again, and report a bug if it keeps failing"
@@ -73,6 +77,10 @@ extension StoreError {
     /// The one place SQLite result codes become store errors.
     init(_ error: SQLiteError, path: String) {
         let kind: Kind
+        if let record = error.unreadableRecord {
+            self.init(.unreadableRecord(record), path: path)
+            return
+        }
         switch error.primaryCode {
         case SQLITE_NOTADB: kind = .notADatabase
         case SQLITE_CORRUPT: kind = .corrupt(reason: error.message)

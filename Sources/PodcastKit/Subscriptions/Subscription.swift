@@ -76,8 +76,8 @@ public struct SubscriptionSettings: Sendable, Equatable {
     public var keep: Int?
     /// Where its episodes go instead of the Episodes directory.
     public var episodesDirectory: String?
-    /// How its finished files are named (`{podcast}/{date} {title}.{ext}` when nil).
-    public var nameTemplate: String?
+    /// How its finished files are named; nil: the run's (`--name-template`, `name-template`).
+    public var nameTemplate: NameTemplate?
     /// True when `update` marks new episodes but downloads none.
     public var noDownload: Bool
     /// The companion files kept beside its episodes; nil: the run's (`--with`, `with`).
@@ -85,7 +85,7 @@ public struct SubscriptionSettings: Sendable, Equatable {
 
     /// The defaults: the newest episode, keep everything, the Episodes directory, the default names, downloads on.
     public init(
-        first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool = false,
+        first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: NameTemplate? = nil, noDownload: Bool = false,
         companions: Set<Companion>? = nil
     ) {
         self.first = first
@@ -99,10 +99,9 @@ public struct SubscriptionSettings: Sendable, Equatable {
     /// The run's library settings with this subscription's own template and companions in place
     /// of the run's; nil when it has neither (its episodes take the run's).
     public func library(over run: LibrarySettings) -> LibrarySettings? {
-        let template = nameTemplate.flatMap { try? NameTemplate($0) }
-        guard template != nil || companions != nil else { return nil }
+        guard nameTemplate != nil || companions != nil else { return nil }
         var settings = run
-        if let template { settings.nameTemplate = template }
+        if let nameTemplate { settings.nameTemplate = nameTemplate }
         if let companions { settings.companions = companions }
         return settings
     }
@@ -118,7 +117,7 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
     /// `--episodes-dir`.
     public var episodesDirectory: String?
     /// `--name-template`.
-    public var nameTemplate: String?
+    public var nameTemplate: NameTemplate?
     /// `--no-download` / `--download`.
     public var noDownload: Bool?
     /// `--with`.
@@ -126,7 +125,7 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
 
     /// A change of the settings given; nil leaves a setting as it is.
     public init(
-        first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: String? = nil, noDownload: Bool? = nil,
+        first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: NameTemplate? = nil, noDownload: Bool? = nil,
         companions: Set<Companion>? = nil
     ) {
         self.first = first

@@ -46,7 +46,7 @@ struct CatchUp: ParsableCommand, OutputConfigured {
     /// is marked.
     private func fetch(_ chosen: [Subscription], store: StateStore, context: CommandContext) throws -> Int {
         let settings = try TransferOptions.parse([]).settings(context: context)
-        let update = SubscriptionUpdate(store: store, paths: context.paths, settings: settings, deadlines: context.feedDeadlines(flag: nil))
+        let update = SubscriptionUpdate(store: store, paths: context.paths, settings: settings, deadlines: context.base.settings.feedDeadlines)
         let stop = RunStop()
         Interruption.forward(to: { stop.stop() })
         var failed = 0

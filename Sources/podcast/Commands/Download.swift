@@ -68,7 +68,7 @@ struct Download: ParsableCommand, OutputConfigured {
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
-        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context), force: force)
+        let batch = DownloadBatch(store: store, settings: try transfer.settings(context: context), force: force)
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 

@@ -45,7 +45,7 @@ struct Resume: ParsableCommand, OutputConfigured {
         if background.background {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
-        let batch = DownloadBatch(store: store, settings: transfer.settings(context: context))
+        let batch = DownloadBatch(store: store, settings: try transfer.settings(context: context))
         try DownloadSession.run(items, batch: batch, output: output, context: context)
     }
 

@@ -26,7 +26,7 @@ struct Search: ParsableCommand, OutputConfigured {
     @Option(help: "Show at most this many results (1 to 200).")
     var limit = SearchQuery.defaultLimit
 
-    @Option(help: "The two-letter store country, such as US or GB (default: US, or `country` in the configuration file).")
+    @Option(help: .setting("country", valueName: "code"))
     var country: String?
 
     @Option(help: "What to look for: podcast or music.")
@@ -43,9 +43,12 @@ struct Search: ParsableCommand, OutputConfigured {
             let range = SearchQuery.limitRange
             throw ValidationError("--limit must be between \(range.lowerBound) and \(range.upperBound), not \(limit)")
         }
-        if let country, !SearchQuery.isValidCountry(country) {
-            throw ValidationError("--country takes a two-letter code such as US or GB, not \"\(country)\"")
-        }
+        try GivenSetting.validate(givenCountry)
+    }
+
+    /// `--country`, when given.
+    private var givenCountry: [GivenSetting] {
+        country.map { [GivenSetting("country", text: $0)] } ?? []
     }
 
     private var joinedTerm: String {
@@ -56,7 +59,7 @@ struct Search: ParsableCommand, OutputConfigured {
         let context = try CommandContext.current()
         let query = SearchQuery(
             term: joinedTerm, media: media,
-            country: country ?? context.configuration.country ?? "US", limit: limit)
+            country: try context.settings(givenCountry).settings.country, limit: limit)
         let outcome = try context.itunesCatalog().search(query)
 
         // Remember the numbers before showing them, so every number on screen already works.

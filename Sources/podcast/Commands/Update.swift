@@ -32,10 +32,8 @@ struct Update: ParsableCommand, OutputConfigured {
     @Flag(help: "Fetch every feed in full even when its server says it has not changed.")
     var refresh = false
 
-    @Option(help: ArgumentHelp(
-        "The most seconds one feed may take, all its pages together (default: feed-timeout in the configuration, else 120).",
-        valueName: "seconds"))
-    var feedTimeout: Double?
+    @Option(help: .setting("feed-timeout", valueName: "seconds"))
+    var feedTimeout: String?
 
     @Flag(help: "Hand the whole update to the background worker and return at once; watch with `podcast status --watch`.")
     var background = false
@@ -48,9 +46,7 @@ struct Update: ParsableCommand, OutputConfigured {
 
     func validate() throws {
         if background && check { throw ValidationError("--check lists what is new here and now; it cannot run in the background") }
-        if let feedTimeout, !(feedTimeout >= 1 && feedTimeout <= 86_400) {
-            throw ValidationError("--feed-timeout takes a number of seconds from 1 to 86400, such as 120 or 30")
-        }
+        try GivenSetting.validate(feedTimeout.map { [GivenSetting("feed-timeout", text: $0)] } ?? [])
     }
 
     func run() throws {
@@ -66,10 +62,10 @@ struct Update: ParsableCommand, OutputConfigured {
         let chosen = subscriptions.isEmpty ? resolved : resolved.map(\.namedForUpdate)
         if background {
             return try BackgroundSubmission.submitUpdate(
-                of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, deadlines: context.feedDeadlines(flag: feedTimeout), transfer: transfer, output: output, store: store, context: context)
+                of: subscriptions.isEmpty ? nil : chosen, refresh: refresh, deadlines: try context.feedDeadlines(flag: feedTimeout), transfer: transfer, output: output, store: store, context: context)
         }
         let update = SubscriptionUpdate(
-            store: store, paths: context.paths, settings: transfer.settings(context: context), deadlines: context.feedDeadlines(flag: feedTimeout))
+            store: store, paths: context.paths, settings: try transfer.settings(context: context), deadlines: try context.feedDeadlines(flag: feedTimeout))
         let stop = RunStop()
         Interruption.forward(to: { stop.stop() })
         let started = ContinuousClock.now

@@ -1,28 +1,66 @@
 import PodcastKit
 
-/// How `podcast config` shows the settings: a configuration file of them, each line commented
-/// with where its value came from (a setting without a value as a comment: `# proxy: none`); or
-/// `{"file", "settings": [{"key", "value", "origin"}]}` (`value` null when not set).
+/// How `podcast config` shows the settings, from the schema: a configuration file of them, by
+/// section, each line commented with where its value came from (a setting without a value as a
+/// comment: `# proxy: none`); or `{"file", "settings": [{"key", "section", "value", "origin",
+/// "flag", "environment"}]}` with each value typed (null when not set). Secrets (header values)
+/// are never shown: `"X-Api-Key: ***"`.
 struct ConfigRendering {
-    let settings: [EffectiveSettings.Setting]
+    let resolved: ResolvedSettings
     /// The configuration file's path (which may not exist).
     let file: String
 
-    /// `key = value   # origin`, the comments aligned.
-    var lines: [String] {
-        let assignments = settings.map { setting in setting.value.map { "\(setting.key) = \($0)" } ?? "# \(setting.key): none" }
-        let width = assignments.map(DisplayWidth.of).max() ?? 0
-        return ["# configuration file: \(file)"] + zip(assignments, settings).map { assignment, setting in
-            DisplayWidth.pad(assignment, to: width, alignment: .left) + "  # " + setting.origin
+    /// One setting as shown: its value typed, and as the file would write it.
+    private func shown(_ setting: SettingDefinition) -> (value: SettingValue, written: String?) {
+        if case .environment(_, let value?) = resolved.origin(of: setting.key) {
+            return (.text(value), SettingValue.text(value).toml)
         }
+        let value = setting.value(in: resolved.settings)
+        guard setting.isSecret, case .list(let fields) = value else { return (value, setting.written(in: resolved.settings)) }
+        let hidden = SettingValue.list(fields.map { String($0.prefix { $0 != ":" }) + ": ***" })
+        return (hidden, hidden.toml)
+    }
+
+    /// `key = value   # origin` by section, the comments aligned.
+    var lines: [String] {
+        let assignments = SettingsSchema.all.map { setting in
+            shown(setting).written.map { "\(setting.key) = \($0)" } ?? "# \(setting.key): none"
+        }
+        let width = assignments.map(DisplayWidth.of).max() ?? 0
+        var lines = ["# configuration file: \(file)"]
+        var section: SettingSection?
+        for (setting, assignment) in zip(SettingsSchema.all, assignments) {
+            if setting.section != section {
+                section = setting.section
+                lines += ["", "[\(setting.section.rawValue)]"]
+            }
+            lines.append(DisplayWidth.pad(assignment, to: width, alignment: .left) + "  # " + resolved.origin(of: setting.key).description)
+        }
+        return lines
     }
 
     var json: JSONValue {
         .object([
             ("file", .string(file)),
-            ("settings", .array(settings.map { setting in
-                .object([("key", .string(setting.key)), ("value", .string(setting.value)), ("origin", .string(setting.origin))])
+            ("settings", .array(SettingsSchema.all.map { setting in
+                .object([
+                    ("key", .string(setting.key)), ("section", .string(setting.section.rawValue)), ("value", Self.json(shown(setting).value)),
+                    ("origin", .string(resolved.origin(of: setting.key).description)), ("flag", .string(setting.flag)),
+                    ("environment", .string(setting.environment)),
+                ])
             })),
         ])
+    }
+
+    /// A setting's value as JSON, typed as the setting is.
+    private static func json(_ value: SettingValue) -> JSONValue {
+        switch value {
+        case .none: .null
+        case .boolean(let flag): .bool(flag)
+        case .integer(let number): .int(Int(number))
+        case .number(let number): .number(number)
+        case .text(let text): .string(text)
+        case .list(let items): .array(items.map { .string($0) })
+        }
     }
 }

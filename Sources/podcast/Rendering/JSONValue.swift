@@ -3,6 +3,7 @@ enum JSONValue {
     case null
     case bool(Bool)
     case int(Int)
+    case number(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -40,6 +41,7 @@ enum JSONValue {
         case .null: writer.null()
         case .bool(let value): writer.bool(value)
         case .int(let value): writer.int(value)
+        case .number(let value): writer.number(value)
         case .string(let value): writer.string(value)
         case .array(let values):
             writer.beginArray()

@@ -113,6 +113,13 @@ struct JSONWriter {
         writeDigits(value.magnitude)
     }
 
+    /// A finite fraction (`0.5`); Swift's shortest text for it, which JSON reads back the same.
+    mutating func number(_ value: Double) {
+        guard value.isFinite else { return null() }
+        beginValue()
+        text.append(contentsOf: "\(value)".utf8)
+    }
+
     /// The decimal digits of `value`, written without making a string first.
     private mutating func writeDigits(_ value: UInt) {
         if value >= 10 { writeDigits(value / 10) }

@@ -138,7 +138,7 @@ struct SubscriptionsRendering {
                 ("first", .int(settings.first)),
                 ("keep", .int(settings.keep)),
                 ("episodes_dir", .string(settings.episodesDirectory)),
-                ("name_template", .string(settings.nameTemplate)),
+                ("name_template", .string(settings.nameTemplate?.text)),
                 ("no_download", .bool(settings.noDownload)),
                 ("with", settings.companions.map { .array($0.sorted().map { .string($0.rawValue) }) } ?? .null),
                 ("gone", .bool(subscription.isGone)),

@@ -8,7 +8,7 @@ enum BackgroundSubmission {
         _ items: [DownloadItem], transfer: TransferOptions, background: BackgroundOptions, output: OutputOptions,
         store: StateStore, context: CommandContext
     ) throws {
-        let settings = transfer.settings(context: context)
+        let settings = try context.settings(transfer.given).settings
         let queued = try queue(settings, context: context) { settings throws in
             try store.enqueueBatch(items, settings: settings, onComplete: background.onComplete)
         }
@@ -40,10 +40,10 @@ enum BackgroundSubmission {
         of subscriptions: [Subscription]?, refresh: Bool, deadlines: FeedDeadlines, transfer: TransferOptions, output: OutputOptions,
         store: StateStore, context: CommandContext
     ) throws {
-        let id = try queue(transfer.settings(context: context), context: context) { settings throws in
-            var settings = settings
-            settings.feedDeadlines = deadlines
-            return try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: settings)
+        var settings = try context.settings(transfer.given).settings
+        settings.feedTimeout = deadlines.feed
+        let id = try queue(settings, context: context) { queued throws in
+            try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: queued)
         }
         let worker = try startWorker(context: context, otherwise: "run podcast update in the foreground")
         let log = context.paths.workerLog
@@ -73,13 +73,13 @@ enum BackgroundSubmission {
     /// first, so the worker never finds the work without them, and the store records only the
     /// file's name; the file goes again when the work cannot be queued.
     private static func queue<Queued>(
-        _ settings: DownloadSettings, context: CommandContext, enqueue: (QueuedSettings) throws -> Queued
+        _ settings: Settings, context: CommandContext, enqueue: (QueuedSettings) throws -> Queued
     ) throws -> Queued {
         let headers = BatchHeaders(paths: context.paths)
         var headersFile: String?
-        if !settings.engine.http.headers.isEmpty {
+        if !settings.http.headers.isEmpty {
             do {
-                headersFile = try headers.save(settings.engine.http.headers.fields)
+                headersFile = try headers.save(settings.http.headers.fields)
             } catch {
                 context.console.error("cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
                 throw ExitCode(ExitStatus.operationFailed)

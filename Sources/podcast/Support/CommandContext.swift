@@ -7,6 +7,8 @@ struct CommandContext {
     let paths: PodcastPaths
     let configuration: Configuration
     let console: Console
+    /// The file's settings under the environment's, before any option.
+    let base: ResolvedSettings
 
     /// The context of this process: environment, paths, configuration file. A configuration file
     /// that cannot be used is an error, except for a `tolerant` command (one that only reads
@@ -16,32 +18,41 @@ struct CommandContext {
         let environment = ProcessInfo.processInfo.environment
         let paths = PodcastPaths(environment: environment)
         let console = Console(environment: environment)
-        let configuration: Configuration
+        var configuration: Configuration
         do {
             configuration = try Configuration.load(path: paths.configFile, required: !(environment["PODCAST_CONFIG"] ?? "").isEmpty)
         } catch {
             guard tolerant else { throw error }
             console.warning("\(error.description.prefix { $0 != ";" }); running with the default settings")
-            return CommandContext(environment: environment, paths: paths, configuration: Configuration(), console: console)
+            configuration = Configuration()
         }
-        for key in configuration.unknownKeys {
-            console.warning("\(key) is not a setting this version knows; ignored")
-        }
-        return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console)
+        for warning in configuration.warnings { console.warning(warning) }
+        var base = ResolvedSettings(configuration: configuration)
+        try base.apply(environment: environment)
+        return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console, base: base)
     }
 
-    /// The HTTP settings of searches and feed fetches: the file's over the defaults. The file's
-    /// `headers` go with them only when `header-hosts` names where: unscoped, they are for the
-    /// servers downloads start at, and must not reach the iTunes API or every feed's host.
+    /// The settings a command runs with: `given` (its options) over the environment, the file and
+    /// the defaults, with the Episodes directory made absolute.
+    func settings(_ given: [GivenSetting]) throws -> ResolvedSettings {
+        var resolved = base
+        for setting in given { try resolved.apply(setting.value, to: setting.key, flag: setting.flag) }
+        resolved.settle(episodesDirectory: TransferOptions.absolute(resolved.settings.episodesDirectory ?? paths.episodesDirectory, environment: environment))
+        return resolved
+    }
+
+    /// The HTTP settings of searches and feed fetches: the file's and the environment's over the
+    /// defaults. The file's `headers` go with them only when `header-hosts` names where:
+    /// unscoped, they are for the servers downloads start at, and must not reach the iTunes API
+    /// or every feed's host.
     var httpSettings: HTTPSettings {
-        configuration.httpSettings(environment: environment).forFeeds
+        base.settings.http.forFeeds
     }
 
-    /// How long feeds may take: `--feed-timeout` (`flag`, in seconds), else the file's
+    /// How long feeds may take: `--feed-timeout` (given as `flag`), else the file's
     /// `feed-timeout`, else the default.
-    func feedDeadlines(flag: Double?) -> FeedDeadlines {
-        let feed = flag.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) } ?? configuration.feedTimeout
-        return FeedDeadlines(feed: feed ?? FeedDeadlines.defaultFeed)
+    func feedDeadlines(flag: String?) throws -> FeedDeadlines {
+        try settings(flag.map { [GivenSetting("feed-timeout", text: $0)] } ?? []).settings.feedDeadlines
     }
 
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
@@ -68,7 +79,7 @@ struct CommandContext {
     /// What fetches feeds by URL, with conditional GET against the feed cache in the home.
     func feedFetcher(store: StateStore, progress: ((FeedFetchProgress) -> Void)? = nil) -> FeedFetcher {
         FeedFetcher(
-            settings: httpSettings, feedTimeout: feedDeadlines(flag: nil).feed, cache: store,
+            settings: httpSettings, feedTimeout: base.settings.feedTimeout, cache: store,
             cacheDirectory: paths.home + "/feeds", progress: progress)
     }
 

@@ -2,52 +2,32 @@ import ArgumentParser
 import PodcastKit
 
 /// The options that say what the Episodes directory gets (`download`, `resume`, `update`); each
-/// also has a key in the configuration file, which the option overrides.
+/// sets a setting of the schema's [library] section.
 struct LibraryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "How finished files are named inside the Episodes directory, with {podcast} {title} {date} {year} {month} {day} "
-            + "{episode} {season} {guid} {ext}; / makes folders (default '{podcast}/{date} {title}.{ext}').",
-        valueName: "template"))
+    @Option(help: .setting("name-template", valueName: "template"))
     var nameTemplate: String?
 
-    @Flag(help: "Also replace in names the characters FAT, exFAT and SMB refuse: quotes, * : < > ? | and backslashes.")
+    @Flag(help: .setting("portable-names"))
     var portableNames = false
 
-    @Option(help: ArgumentHelp(
-        "Companion files to keep beside each episode: transcript, chapters, image, info (comma-separated).",
-        valueName: "files"))
+    @Option(help: .setting("with", valueName: "files"))
     var with: String?
 
-    @Option(help: ArgumentHelp("Which transcript to prefer, in order (default srt,vtt,json,html,text).", valueName: "types"))
+    @Option(help: .setting("transcript-types", valueName: "types"))
     var transcriptTypes: String?
 
-    @Flag(help: "Write title, album, artist, year, track, genre and description tags into finished files (MP3, M4A, Ogg, Opus, FLAC).")
+    @Flag(help: .setting("tag"))
     var tag = false
 
-    @Flag(help: "Write an M3U8 playlist per podcast (newest first, relative paths) after each run.")
+    @Flag(help: .setting("playlist"))
     var playlist = false
 
-    func validate() throws {
-        if let nameTemplate {
-            do { _ = try NameTemplate(nameTemplate) } catch { throw ValidationError("--name-template: \(error)") }
-        }
-        if let with {
-            do { _ = try Companion.set(from: [with]) } catch { throw ValidationError("--with: \(error)") }
-        }
-        if let transcriptTypes {
-            do { _ = try TranscriptFormat.order(from: [transcriptTypes]) } catch { throw ValidationError("--transcript-types: \(error)") }
-        }
-    }
-
-    /// The settings these options make over the configuration file's.
-    func settings(over configuration: Configuration) -> LibrarySettings {
-        var settings = configuration.librarySettings
-        if let template = nameTemplate.flatMap({ try? NameTemplate($0) }) { settings.nameTemplate = template }
-        if portableNames { settings.portableNames = true }
-        if let companions = with.flatMap({ try? Companion.set(from: [$0]) }) { settings.companions = companions }
-        if let order = transcriptTypes.flatMap({ try? TranscriptFormat.order(from: [$0]) }) { settings.transcriptTypes = order }
-        if tag { settings.tag = true }
-        if playlist { settings.playlist = true }
-        return settings
+    /// The settings these options give.
+    var given: [GivenSetting] {
+        let texts = [("name-template", nameTemplate), ("with", with), ("transcript-types", transcriptTypes)]
+            .compactMap { key, text in text.map { GivenSetting(key, text: $0) } }
+        let flags = [("portable-names", portableNames), ("tag", tag), ("playlist", playlist)]
+            .filter(\.1).map { GivenSetting($0.0, .boolean(true)) }
+        return texts + flags
     }
 }

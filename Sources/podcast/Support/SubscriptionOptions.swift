@@ -47,6 +47,7 @@ struct SubscriptionOptions: ParsableArguments {
         SubscriptionSettingsChange(
             first: first, keep: keepAll ? .some(nil) : keep.map { .some($0) },
             episodesDirectory: episodesDir.map { TransferOptions.absolute($0, environment: environment) },
-            nameTemplate: nameTemplate, noDownload: download.map { !$0 }, companions: with.flatMap { try? Companion.set(from: [$0]) })
+            nameTemplate: nameTemplate.flatMap { try? NameTemplate($0) }, noDownload: download.map { !$0 },
+            companions: with.flatMap { try? Companion.set(from: [$0]) })
     }
 }
