@@ -42,7 +42,7 @@ struct Import: ParsableCommand, OutputConfigured {
         }
         let document = try OPMLReader.read(bytes, documentURL: URL(filePath: path).absoluteString, source: file)
         let store = try context.openStore()
-        let change = settings.change(environment: context.environment)
+        let change = try settings.change(environment: context.environment)
         var rows: [SubscribeRendering.Row] = []
         for outline in document.outlines {
             let (subscription, status) = try store.subscribe(

@@ -42,7 +42,7 @@ struct Subscribe: ParsableCommand, OutputConfigured {
         let sources = try feeds.map(Self.source)
         let store = try context.openStore()
         let reader = try context.feedReader(store: store)
-        let change = settings.change(environment: context.environment)
+        let change = try settings.change(environment: context.environment)
         var rows: [SubscribeRendering.Row] = []
         var notes: [String] = []
         // One feed that cannot be fetched (or a search number with no feed) is that feed's

@@ -29,25 +29,28 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Whether update downloads its new episodes (--no-download: only mark them new).")
     var download: Bool?
 
+    /// The settings of the schema these options give (`--name-template`, `--with`), read as the
+    /// file's would be.
+    private var given: [GivenSetting] {
+        [("name-template", nameTemplate), ("with", with)].compactMap { key, text in text.map { GivenSetting(key, text: $0) } }
+    }
+
     func validate() throws {
         if let first, first < 0 { throw ValidationError("--first must be 0 or more, not \(first)") }
         if let keep, keep < 1 { throw ValidationError("--keep must be 1 or more, not \(keep); --keep-all keeps every file") }
         if keep != nil && keepAll { throw ValidationError("--keep and --keep-all contradict each other; give one") }
         if let episodesDir, episodesDir.isEmpty { throw ValidationError("--episodes-dir needs a directory, not an empty string") }
-        if let nameTemplate {
-            do { _ = try NameTemplate(nameTemplate) } catch { throw ValidationError("--name-template: \(error)") }
-        }
-        if let with {
-            do { _ = try Companion.set(from: [with]) } catch { throw ValidationError("--with: \(error)") }
-        }
+        try GivenSetting.validate(given)
     }
 
     /// The change these options make, with the Episodes directory made absolute.
-    func change(environment: [String: String]) -> SubscriptionSettingsChange {
-        SubscriptionSettingsChange(
+    func change(environment: [String: String]) throws -> SubscriptionSettingsChange {
+        var read = ResolvedSettings.scratch
+        for setting in given { try read.apply(setting.value, to: setting.key, flag: setting.flag) }
+        return SubscriptionSettingsChange(
             first: first, keep: keepAll ? .some(nil) : keep.map { .some($0) },
             episodesDirectory: episodesDir.map { TransferOptions.absolute($0, environment: environment) },
-            nameTemplate: nameTemplate.flatMap { try? NameTemplate($0) }, noDownload: download.map { !$0 },
-            companions: with.flatMap { try? Companion.set(from: [$0]) })
+            nameTemplate: nameTemplate == nil ? nil : read.settings.library.nameTemplate, noDownload: download.map { !$0 },
+            companions: with == nil ? nil : read.settings.library.companions)
     }
 }
