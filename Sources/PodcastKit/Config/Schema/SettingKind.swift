@@ -71,7 +71,13 @@ extension SettingKind where Value == Int64 {
         SettingKind(
             takes: "a size such as \"16G\" or \"500M\" (k, M, G), or a number of bytes",
             read: { (value) throws(SettingProblem) -> Int64 in try Self.bytes(value) },
-            value: { .integer($0) }, written: { SettingValue.quoted(ByteCount.written($0)) })
+            value: { .integer($0) }, written: { Self.written($0) })
+    }
+
+    /// `"16G"` when the count is a whole number of a unit, else the plain number (`500000`).
+    static func written(_ bytes: Int64) -> String {
+        let text = ByteCount.written(bytes)
+        return text.allSatisfy(\.isNumber) ? text : SettingValue.quoted(text)
     }
 
     fileprivate static func bytes(_ value: SettingValue) throws(SettingProblem) -> Int64 {
@@ -93,7 +99,7 @@ extension SettingKind where Value == Int? {
                 if value == .none { return nil }
                 return Int(clamping: try SettingKind<Int64>.bytes(value))
             },
-            value: { $0.map { .integer(Int64($0)) } ?? .none }, written: { $0.map { SettingValue.quoted(ByteCount.written(Int64($0))) } })
+            value: { $0.map { .integer(Int64($0)) } ?? .none }, written: { $0.map { SettingKind<Int64>.written(Int64($0)) } })
     }
 }
 
