@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: setup build test demo bench fuzz install install-files man clean
+.PHONY: setup build test demo bench fuzz install install-files man deb clean
 
 # The binary `install-files` takes the completions from (any build of podcast).
 PODCAST ?= .build/release/podcast
@@ -56,6 +56,11 @@ man:
 	# The hidden `worker` command (the background worker's entry point) is no command for people.
 	sed -e 's/^$$/.Pp/' -e '/^\.It Em worker$$/,/^\.It Em /{/^\.It Em worker$$/d;/^\.It Em /!d;}' \
 		.build/plugins/GenerateManual/outputs/podcast/podcast.1 >man/podcast.1
+
+## Builds the Debian package .build/deb/podcast_<version>_<arch>.deb of the release binary (scripts/deb.sh);
+## `sudo apt install ./.build/deb/podcast_*.deb` installs it with what it depends on.
+deb: build
+	@scripts/deb.sh
 
 clean:
 	rm -rf .build
