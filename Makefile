@@ -18,8 +18,9 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product podcast --static-swift-stdlib
 
-## Installs what it needs, builds and runs every test.
-test: setup
+## Installs what it needs, builds and runs every test. The release build is for DebianPackageTests,
+## which packages it (a debug build loads the Swift runtime from the toolchain: no package has it).
+test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
