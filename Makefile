@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: setup build test demo bench fuzz install install-files man clean
+.PHONY: setup build test demo bench fuzz install install-files man deb clean
 
 # The binary `install-files` takes the completions from (any build of podcast).
 PODCAST ?= .build/release/podcast
@@ -18,8 +18,9 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product podcast --static-swift-stdlib
 
-## Installs what it needs, builds and runs every test.
-test: setup
+## Installs what it needs, builds and runs every test. The release build is for DebianPackageTests,
+## which packages it (a debug build loads the Swift runtime from the toolchain: no package has it).
+test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -56,6 +57,11 @@ man:
 	# The hidden `worker` command (the background worker's entry point) is no command for people.
 	sed -e 's/^$$/.Pp/' -e '/^\.It Em worker$$/,/^\.It Em /{/^\.It Em worker$$/d;/^\.It Em /!d;}' \
 		.build/plugins/GenerateManual/outputs/podcast/podcast.1 >man/podcast.1
+
+## Builds the Debian package .build/deb/podcast_<version>_<arch>.deb of the release binary (scripts/deb.sh);
+## `sudo apt install ./.build/deb/podcast_*.deb` installs it with what it depends on.
+deb: build
+	@scripts/deb.sh
 
 clean:
 	rm -rf .build

@@ -8,7 +8,9 @@ set -euo pipefail
 # man-db (with groff-base): the test that renders man/podcast.1 with `man -l`.
 # libtagc0-dev: TagLib's C API, which writes tags (--tag). ffmpeg: tests that make MP3, M4A and
 # Opus files to tag and read back.
-packages=(libcurl4-openssl-dev libssl-dev libxml2-dev libsqlite3-dev libtagc0-dev sqlite3 pkg-config nginx-light openssl curl time aria2 man-db ffmpeg)
+# dpkg-dev (dpkg-shlibdeps, with binutils for strip and objdump): `make deb` computes Depends and
+# strips the binary. lintian: the test that checks the package `make deb` builds.
+packages=(libcurl4-openssl-dev libssl-dev libxml2-dev libsqlite3-dev libtagc0-dev sqlite3 pkg-config nginx-light openssl curl time aria2 man-db ffmpeg dpkg-dev lintian)
 
 missing=()
 for package in "${packages[@]}"; do
