@@ -5,7 +5,7 @@ import Testing
 
 /// The live displays on a pseudo-terminal: `download` and `status --watch` fit the terminal,
 /// keep their columns, redraw after a resize and give the cursor back on Ctrl-Z.
-@Suite struct TerminalDisplayTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalDisplayTests {
     /// Twelve episodes that each send 20,000 bytes and then stall (the default stall timeout is a
     /// minute, longer than any test here), listed in a fresh home.
     private func stalledShow() async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode]) {
@@ -201,6 +201,34 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.contains("\u{1B}[33mwarning:\u{1B}[0m \(podcast.configFile):1: unknown-setting"))
         #expect(result.stderr.contains("\u{1B}[32mdownloaded\u{1B}[0m episode 1 (Plain)"))
+    }
+
+    /// The lines a command wrote to the terminal (which ends each with CR LF).
+    private static func lines(of session: TerminalSession) -> [String] {
+        session.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+    }
+
+    @Test func statusGivesTheTitleTheRoomOfEmptyColumnsAndSaysWhyADownloadFailedUnderIt() async throws {
+        let server = try LoopbackServer()
+        let title = "The Tides, the Moon and Others"
+        ResumeScenario.serveFeed([ResumeScenario.Episode(title: title, path: "/media/gone.mp3", length: 100_000)], on: server)
+        server.setRoute("/media/gone.mp3", .status(404))
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        #expect(try await podcast.run(["download", "1"]).status == 1)
+
+        let session = try TerminalScenario.start(podcast, ["status"], rows: 24, columns: 80)
+        #expect(await session.finish() == 0)
+        let lines = Self.lines(of: session)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(lines)")
+        // No speed nor time left for a failed download: those columns give their room to the title.
+        let header = try #require(lines.first { $0.hasPrefix("#  State") }, "\(lines)")
+        #expect(!header.contains("Speed") && !header.contains("ETA"), "\(header)")
+        let row = try #require(lines.firstIndex { $0.hasPrefix("1  failed") }, "\(lines)")
+        #expect(lines[row].hasSuffix("Resume Show  " + title), "\(lines[row])")
+        // Why it failed, in the lines under it, from the State column on, wrapped to the width.
+        let reason = lines[(row + 1)...].prefix { $0.hasPrefix("   ") && !$0.hasPrefix("    ") }
+        #expect(!reason.isEmpty, "\(lines)")
+        #expect(reason.map { $0.dropFirst(3) }.joined(separator: " ").hasPrefix("server answered 404 Not Found for \(server.url("/media/gone.mp3"))"), "\(lines)")
     }
 
     static func serveOne(on server: LoopbackServer) {
