@@ -231,6 +231,28 @@ import Testing
         #expect(reason.map { $0.dropFirst(3) }.joined(separator: " ").hasPrefix("server answered 404 Not Found for \(server.url("/media/gone.mp3"))"), "\(lines)")
     }
 
+    /// Under a cap, a transfer the server has answered but the cap holds back is downloading,
+    /// not waiting (which is for those not started), and the transfers share the cap, each
+    /// showing its speed, rather than the first to ask taking all of it.
+    @Test func transfersTheCapHoldsBackShowAsDownloadingWithTheirSpeeds() async throws {
+        let server = try LoopbackServer()
+        let bodies = [ResumeScenario.media(seed: 41, size: 300_000), ResumeScenario.media(seed: 42, size: 300_000)]
+        ResumeScenario.serveFeed(bodies.indices.map { ResumeScenario.Episode(title: "Capped \($0 + 1)", path: "/media/c\($0).mp3", length: 300_000) }, on: server)
+        for (index, body) in bodies.enumerated() {
+            server.setRoute("/media/c\(index).mp3", .fixed(body: body, headers: [("Content-Type", "audio/mpeg")]))
+        }
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let session = try TerminalScenario.start(podcast, ["download", "all", "--limit-rate", "100k"], rows: 10, columns: 100)
+        #expect(await session.finish() == 0)
+        let both = TerminalScenario.frames(in: session.text).filter { $0.count == 2 && $0.allSatisfy { $0.hasPrefix("1  ") || $0.hasPrefix("2  ") } }
+        #expect(!both.isEmpty, "\(session.text.debugDescription)")
+        // Both requests go out at once and are answered at once: neither row waits beside the other.
+        let waitingBesideAnother = both.filter { frame in frame.contains { $0.hasSuffix("waiting") } && frame.contains { !$0.hasSuffix("waiting") } }
+        #expect(waitingBesideAnother.isEmpty, "\(waitingBesideAnother)")
+        #expect(both.contains { frame in frame.allSatisfy { $0.contains("KiB/s") } }, "\(both)")
+        #expect(!both.joined().contains { $0.contains("stalled") }, "\(both)")
+    }
+
     static func serveOne(on server: LoopbackServer) {
         server.setRoute("/feed.xml", .fixed(body: Data("""
             <rss><channel><title>Plain Show</title><item><title>Plain</title><guid>p-1</guid>

@@ -111,6 +111,11 @@ public struct TransferProgress: Sendable, Equatable {
     public var total: Int64?
     /// Bytes per second over the last seconds.
     public var speed: Double
+    /// Whether the server's answer was accepted: from then on the transfer is receiving, even
+    /// while the speed cap holds back its first bytes.
+    public var answered = false
+    /// Whether the transfer waits for the run's speed cap right now (not for the server).
+    public var throttled = false
 }
 
 /// A transfer that ended with the whole body on disk, checked against what the server said.
