@@ -231,6 +231,13 @@ import Testing
         #expect(reason.map { $0.dropFirst(3) }.joined(separator: " ").hasPrefix("server answered 404 Not Found for \(server.url("/media/gone.mp3"))"), "\(lines)")
     }
 
+    @Test func statusWatchWithNothingToWatchSaysSoOnATerminal() async throws {
+        let podcast = try PodcastBinary()
+        let session = try TerminalScenario.start(podcast, ["status", "--watch"], rows: 10, columns: 80)
+        #expect(await session.finish(within: .seconds(20)) == 0)
+        #expect(Self.lines(of: session).contains("nothing to watch: no download is queued or running"), "\(session.text.debugDescription)")
+    }
+
     /// Under a cap, a transfer the server has answered but the cap holds back is downloading,
     /// not waiting (which is for those not started), and the transfers share the cap, each
     /// showing its speed, rather than the first to ask taking all of it.
