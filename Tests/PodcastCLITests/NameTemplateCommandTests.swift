@@ -5,8 +5,39 @@ import Testing
 
 /// `--name-template`, `--portable-names` and a subscription's own template, through the binary:
 /// where the files land, whatever the feed's values try.
-@Suite struct NameTemplateCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct NameTemplateCommandTests {
     private static let media = Data("not really audio, but bytes to keep".utf8)
+
+    /// Two episodes of one batch that would get the same file name: the one listed first gets
+    /// the name and the other ` (2)`, even when the other finishes first.
+    @Test func sameNamedEpisodesAreNamedInListingOrderWhicheverFinishesFirst() async throws {
+        let server = try LoopbackServer()
+        let listedFirst = ResumeScenario.media(seed: 71, size: 300_000)
+        let listedSecond = ResumeScenario.media(seed: 72, size: 10_000)
+        // Newest first: the feed's last item is listed first.
+        ResumeScenario.serveFeed([
+            ResumeScenario.Episode(title: "Same", path: "/media/second.mp3", length: listedSecond.count),
+            ResumeScenario.Episode(title: "Same", path: "/media/first.mp3", length: listedFirst.count),
+        ], on: server)
+        // The first listed is held back until the other is in place.
+        let gate = Gate(open: false)
+        let whole = ServerRoute.file(body: listedFirst, contentType: "audio/mpeg", etag: "\"f\"")
+        let held = ServerRoute.file(body: listedFirst, contentType: "audio/mpeg", etag: "\"f\"", fault: .stall(afterBytes: 20_000))
+        server.setRoute("/media/first.mp3", .handler { _ in gate.isOpen ? whole : held })
+        server.setRoute("/media/second.mp3", .file(body: listedSecond, contentType: "audio/mpeg", etag: "\"s\""))
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+
+        let download = try podcast.start(["download", "all"])
+        let folder = podcast.episodesDirectory + "/" + ResumeScenario.podcastTitle
+        let names = { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".mp3") } }
+        #expect(try await ResumeScenario.wait { !names().isEmpty }, "the second listed was never placed")
+        gate.open()
+        let result = await download.finish(within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(names()) == ["2026-11-10 Same.mp3", "2026-11-10 Same (2).mp3"], "\(names())")
+        #expect(FileManager.default.contents(atPath: folder + "/2026-11-10 Same.mp3") == listedFirst)
+        #expect(FileManager.default.contents(atPath: folder + "/2026-11-10 Same (2).mp3") == listedSecond)
+    }
 
     @Test func everyFieldWithHostileValuesStaysInsideTheEpisodesDirectory() async throws {
         let server = try LoopbackServer()

@@ -5,7 +5,7 @@ import Testing
 
 /// What the commands write, and how much: output errors, --quiet, --verbose, plain progress
 /// lines off a terminal, signals, and the smaller wording fixes.
-@Suite struct OutputBehaviourTests {
+@Suite(.timeLimit(.minutes(3))) struct OutputBehaviourTests {
     private static func feed(_ items: String, title: String = "Output Show") -> Data {
         Data("<rss><channel><title>\(title)</title>\(items)</channel></rss>".utf8)
     }
@@ -145,6 +145,24 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let retry = try #require(result.stderrLines.first { $0.hasPrefix("retrying ") })
         #expect(retry == "retrying episode 1 (Item 1) in 1 s: server answered 503 Service Unavailable for \(server.url("/busy.mp3"))")
+    }
+
+    /// A server that answers 503 with Retry-After until the retry budget is spent: the line that
+    /// gives up says how many attempts over how long and to resume later, not the last answer's
+    /// "try again in 2 s", which the spent retries have made wrong.
+    @Test func givingUpAfterTheRetryBudgetSaysWhatWasTriedAndWhatToDo() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/feed.xml", .fixed(body: Self.feed(Self.item(1, path: "/busy.mp3"))))
+        server.setRoute("/busy.mp3", .status(503, headers: [("Retry-After", "2")]))
+        let podcast = try PodcastBinary()
+        try podcast.writeConfiguration("retry-wait = 0.05\nretry-budget = 3\n")
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        let result = try await podcast.run(["download", "1"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let error = try #require(result.stderrLines.first { $0.hasPrefix("error: episode 1 (Item 1): ") }, "\(result.stderr)")
+        #expect(error == "error: episode 1 (Item 1): gave up after 2 attempts in a row that gained nothing over 2 s: the server keeps "
+            + "answering 503 (last: server answered 503 Service Unavailable for \(server.url("/busy.mp3"))); run podcast resume later to try again")
+        #expect(!result.stderr.contains("try again in"), "\(result.stderr)")
     }
 
     /// A lost store leaves files no record names: they are someone else's now, so the listing does

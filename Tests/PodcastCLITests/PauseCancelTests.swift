@@ -5,8 +5,10 @@ import Testing
 
 /// `podcast pause`, `podcast resume` and `podcast cancel` from another process, on the worker's
 /// downloads and on a foreground download.
-@Suite struct PauseCancelTests {
-    @Test func pauseKeepsResumeDataAndResumeInTheBackgroundFinishesByteIdentical() async throws {
+@Suite(.timeLimit(.minutes(3))) struct PauseCancelTests {
+    /// Two held-back episodes of 600,000 bytes the worker is downloading, each with 20,000 bytes
+    /// or more on disk; oldest first, as `BackgroundScenario.show` returns them.
+    private func twoRunningInTheBackground() async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode], WorkerGuard) {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 600_000, on: server)
         let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
@@ -15,6 +17,11 @@ import Testing
         _ = try await BackgroundScenario.waitForStatus(podcast) { status in
             episodes.allSatisfy { (BackgroundScenario.downloads(status)[$0.title]?["bytes"] as? Int ?? 0) >= 20_000 }
         }
+        return (server, podcast, episodes, guardian)
+    }
+
+    @Test func pauseKeepsResumeDataAndResumeInTheBackgroundFinishesByteIdentical() async throws {
+        let (server, podcast, episodes, guardian) = try await twoRunningInTheBackground()
 
         let paused = try await podcast.run(["pause"])
         #expect(paused.status == 0, "\(paused.stderr)")
@@ -40,6 +47,25 @@ import Testing
             #expect(ranges.contains { $0 != "bytes=0-" }, "\(episode.title) was continued, not fetched again: \(ranges)")
         }
         _ = guardian
+    }
+
+    @Test func pausingAnEpisodeAlreadyPausedSaysSoWhileOthersRun() async throws {
+        let (server, podcast, episodes, guardian) = try await twoRunningInTheBackground()
+        // Listing number 1 is the newest episode, the last one served.
+        let (paused, running) = (episodes[1], episodes[0])
+        let first = try await podcast.run(["pause", "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("paused \"\(paused.title)\""), "\(first.stderr)")
+
+        let again = try await podcast.run(["pause", "1"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.hasPrefix("episode 1 (\"\(paused.title)\") is already paused; podcast download 1 continues it"), "\(again.stderr)")
+        #expect(!again.stderr.contains("nothing to pause"), "\(again.stderr)")
+        let status = try await BackgroundScenario.status(podcast)
+        #expect(BackgroundScenario.downloads(status)[running.title]?["state"] as? String == "downloading")
+        #expect(BackgroundScenario.downloads(status)[paused.title]?["state"] as? String == "paused")
+        #expect(try await podcast.run(["cancel", "all"]).status == 0)
+        _ = (server, guardian)
     }
 
     @Test func pauseStopsAForegroundDownloadInAnotherTerminal() async throws {
@@ -132,14 +158,7 @@ import Testing
     }
 
     @Test func cancelAllDropsPausedDownloadsAndTheirPartialFiles() async throws {
-        let server = try LoopbackServer()
-        let episodes = BackgroundScenario.show(count: 2, size: 600_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
-        let guardian = WorkerGuard(podcast)
-        #expect(try await podcast.run(["download", "all", "--background"]).status == 0)
-        _ = try await BackgroundScenario.waitForStatus(podcast) { status in
-            episodes.allSatisfy { (BackgroundScenario.downloads(status)[$0.title]?["bytes"] as? Int ?? 0) >= 20_000 }
-        }
+        let (server, podcast, _, guardian) = try await twoRunningInTheBackground()
         #expect(try await podcast.run(["pause"]).status == 0)
         #expect(podcast.partialFiles().count == 2)
 
@@ -153,6 +172,6 @@ import Testing
         #expect((status["downloads"] as? [Any])?.isEmpty == true)
         let again = try await podcast.run(["resume"])
         #expect(again.stderr.contains("nothing to resume"))
-        _ = guardian
+        _ = (server, guardian)
     }
 }

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast show <n>`: one episode's details and show notes, from the feed podcast keeps.
-@Suite struct ShowCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct ShowCommandTests {
     private static let feed = Data("""
         <rss version="2.0"><channel><title>Notes Show</title>
         <item><title>With Notes</title><guid>n-1</guid><link>https://example.com/ep1</link>
@@ -38,6 +38,22 @@ import Testing
         #expect(notes.count >= 3)
         // Read from the kept copy: the server, failing now, was not asked again.
         #expect(server.requestCount(path: "/feed.xml") == 1)
+    }
+
+    @Test func showKeepsTheAddressesOfLinksInTheNotes() async throws {
+        let feed = Data("""
+            <rss version="2.0"><channel><title>Notes Show</title>
+            <item><title>With Links</title><guid>l-1</guid>
+            <description>&lt;p&gt;Read &lt;a href="https://example.com/notes?a=1&amp;amp;b=2"&gt;the notes&lt;/a&gt; and visit &lt;a href="https://example.com/"&gt;https://example.com/&lt;/a&gt;.&lt;/p&gt;</description>
+            <enclosure url="/media/l1.mp3" length="2048" type="audio/mpeg"/></item>
+            </channel></rss>
+            """.utf8)
+        let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: feed)])
+        let podcast = try PodcastBinary()
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        let result = try await podcast.run(["show", "1"], environment: ["COLUMNS": "200"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n\nRead the notes (https://example.com/notes?a=1&b=2) and visit https://example.com/.\n"), "\(result.stdout)")
     }
 
     @Test func showJSONAndANumberNotListed() async throws {

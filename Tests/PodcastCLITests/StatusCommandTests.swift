@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast status`: the progress buffer read while a worker writes it.
-@Suite struct StatusCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct StatusCommandTests {
     @Test func statusJSONShowsProgressGrowingWhileTheWorkerRuns() async throws {
         let server = try LoopbackServer()
         // Held back: each attempt gets 20,000 bytes more, a second apart.
@@ -51,6 +51,22 @@ import Testing
         #expect(text.stdout.contains("no downloads"))
         let status = try await BackgroundScenario.status(podcast)
         #expect((status["downloads"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func watchWithNothingToWatchSaysSoAndSucceeds() async throws {
+        let podcast = try PodcastBinary()
+        let empty = try await podcast.run(["status", "--watch"])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stderr == "nothing to watch: no download is queued or running\n", "\(empty.stdout)\(empty.stderr)")
+
+        // Finished downloads are no reason to watch either; plain status shows them.
+        let server = try LoopbackServer()
+        TerminalDisplayTests.serveOne(on: server)
+        #expect(try await podcast.run(["episodes", server.url("/feed.xml")]).status == 0)
+        #expect(try await podcast.run(["download", "1"]).status == 0)
+        let done = try await podcast.run(["status", "--watch"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stderr == "nothing to watch: no download is queued or running (podcast status shows the others)\n", "\(done.stderr)")
     }
 
     @Test func watchOffATerminalPrintsChangesUntilTheQueueIsEmpty() async throws {

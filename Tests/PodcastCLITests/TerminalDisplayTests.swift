@@ -5,7 +5,7 @@ import Testing
 
 /// The live displays on a pseudo-terminal: `download` and `status --watch` fit the terminal,
 /// keep their columns, redraw after a resize and give the cursor back on Ctrl-Z.
-@Suite struct TerminalDisplayTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalDisplayTests {
     /// Twelve episodes that each send 20,000 bytes and then stall (the default stall timeout is a
     /// minute, longer than any test here), listed in a fresh home.
     private func stalledShow() async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode]) {
@@ -201,6 +201,63 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.contains("\u{1B}[33mwarning:\u{1B}[0m \(podcast.configFile):1: unknown-setting"))
         #expect(result.stderr.contains("\u{1B}[32mdownloaded\u{1B}[0m episode 1 (Plain)"))
+    }
+
+    /// The lines a command wrote to the terminal (which ends each with CR LF).
+    private static func lines(of session: TerminalSession) -> [String] {
+        session.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+    }
+
+    @Test func statusGivesTheTitleTheRoomOfEmptyColumnsAndSaysWhyADownloadFailedUnderIt() async throws {
+        let server = try LoopbackServer()
+        let title = "The Tides, the Moon and Others"
+        ResumeScenario.serveFeed([ResumeScenario.Episode(title: title, path: "/media/gone.mp3", length: 100_000)], on: server)
+        server.setRoute("/media/gone.mp3", .status(404))
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        #expect(try await podcast.run(["download", "1"]).status == 1)
+
+        let session = try TerminalScenario.start(podcast, ["status"], rows: 24, columns: 80)
+        #expect(await session.finish() == 0)
+        let lines = Self.lines(of: session)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(lines)")
+        // No speed nor time left for a failed download: those columns give their room to the title.
+        let header = try #require(lines.first { $0.hasPrefix("#  State") }, "\(lines)")
+        #expect(!header.contains("Speed") && !header.contains("ETA"), "\(header)")
+        let row = try #require(lines.firstIndex { $0.hasPrefix("1  failed") }, "\(lines)")
+        #expect(lines[row].hasSuffix("Resume Show  " + title), "\(lines[row])")
+        // Why it failed, in the lines under it, from the State column on, wrapped to the width.
+        let reason = lines[(row + 1)...].prefix { $0.hasPrefix("   ") && !$0.hasPrefix("    ") }
+        #expect(!reason.isEmpty, "\(lines)")
+        #expect(reason.map { $0.dropFirst(3) }.joined(separator: " ").hasPrefix("server answered 404 Not Found for \(server.url("/media/gone.mp3"))"), "\(lines)")
+    }
+
+    @Test func statusWatchWithNothingToWatchSaysSoOnATerminal() async throws {
+        let podcast = try PodcastBinary()
+        let session = try TerminalScenario.start(podcast, ["status", "--watch"], rows: 10, columns: 80)
+        #expect(await session.finish(within: .seconds(20)) == 0)
+        #expect(Self.lines(of: session).contains("nothing to watch: no download is queued or running"), "\(session.text.debugDescription)")
+    }
+
+    /// Under a cap, a transfer the server has answered but the cap holds back is downloading,
+    /// not waiting (which is for those not started), and the transfers share the cap, each
+    /// showing its speed, rather than the first to ask taking all of it.
+    @Test func transfersTheCapHoldsBackShowAsDownloadingWithTheirSpeeds() async throws {
+        let server = try LoopbackServer()
+        let bodies = [ResumeScenario.media(seed: 41, size: 300_000), ResumeScenario.media(seed: 42, size: 300_000)]
+        ResumeScenario.serveFeed(bodies.indices.map { ResumeScenario.Episode(title: "Capped \($0 + 1)", path: "/media/c\($0).mp3", length: 300_000) }, on: server)
+        for (index, body) in bodies.enumerated() {
+            server.setRoute("/media/c\(index).mp3", .fixed(body: body, headers: [("Content-Type", "audio/mpeg")]))
+        }
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let session = try TerminalScenario.start(podcast, ["download", "all", "--limit-rate", "100k"], rows: 10, columns: 100)
+        #expect(await session.finish() == 0)
+        let both = TerminalScenario.frames(in: session.text).filter { $0.count == 2 && $0.allSatisfy { $0.hasPrefix("1  ") || $0.hasPrefix("2  ") } }
+        #expect(!both.isEmpty, "\(session.text.debugDescription)")
+        // Both requests go out at once and are answered at once: neither row waits beside the other.
+        let waitingBesideAnother = both.filter { frame in frame.contains { $0.hasSuffix("waiting") } && frame.contains { !$0.hasSuffix("waiting") } }
+        #expect(waitingBesideAnother.isEmpty, "\(waitingBesideAnother)")
+        #expect(both.contains { frame in frame.allSatisfy { $0.contains("KiB/s") } }, "\(both)")
+        #expect(!both.joined().contains { $0.contains("stalled") }, "\(both)")
     }
 
     static func serveOne(on server: LoopbackServer) {

@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite struct HTMLTextTests {
+@Suite(.timeLimit(.minutes(1))) struct HTMLTextTests {
     @Test(arguments: [
         // Tags and block structure.
         ("<p>Hello <b>world</b></p>", "Hello world"),
@@ -18,7 +18,7 @@ import Testing
          "Intro\n\n• First\n• Second\n\nEnd"),
         ("<ul><li>a<ul><li>nested</li></ul></li><li></li></ul>", "• a\n• nested\n•"),
         ("<table><tr><td>a</td><td>b</td></tr></table>", "a b"),
-        ("<a href=\"https://example.com/?a=1&amp;b=2\" title=\"x > y\">link</a> text", "link text"),
+        ("<a href=\"https://example.com/?a=1&amp;b=2\" title=\"x > y\">link</a> text", "link (https://example.com/?a=1&b=2) text"),
         ("<img src='x.png' alt='a>b'>after", "after"),
         ("<o:p></o:p>Word text<o:p>&nbsp;</o:p>", "Word text"),
         // Script, style, comments, CDATA.
@@ -50,6 +50,41 @@ import Testing
     ])
     func convertsToPlainText(_ html: String, _ expected: String) {
         #expect(HTMLText.plainText(html) == expected)
+    }
+
+    @Test(arguments: [
+        ("See <a href=\"https://example.com/notes\">the notes</a>.", "See the notes (https://example.com/notes)."),
+        ("<A HREF=https://example.com/x>unquoted</A> after", "unquoted (https://example.com/x) after"),
+        ("<a class='x' href = 'https://example.com/y' >spaced</a>", "spaced (https://example.com/y)"),
+        // Text that already reads as the address shows it once.
+        ("<a href=\"https://example.com/\">https://example.com/</a>", "https://example.com/"),
+        ("<a href=\"https://www.example.com/a/\">example.com/a</a>", "example.com/a"),
+        ("<a href=\"mailto:host@example.com\">host@example.com</a>", "host@example.com"),
+        ("<a href=\"mailto:host@example.com\">write to us</a>", "write to us (mailto:host@example.com)"),
+        // Nothing a reader could follow from a terminal, or nothing to attach it to.
+        ("<a href=\"/relative\">relative</a> <a href=\"#top\">top</a> <a href=\"javascript:x()\">js</a>", "relative top js"),
+        ("<a href=\"https://example.com/art\"><img src=\"a.png\"></a>Text", "Text"),
+        ("<a name=\"anchor\">no href</a>", "no href"),
+        // The address stays on its text's line, before the break the block asks for.
+        ("<p><a href=\"https://example.com/1\">One</a></p><p>Two</p>", "One (https://example.com/1)\n\nTwo"),
+        ("<a href=\"https://example.com/1\">one </a>two", "one (https://example.com/1) two"),
+        // An unclosed link ends at the next one, or at the end.
+        ("<a href=\"https://example.com/1\">one <a href=\"https://example.com/2\">two", "one (https://example.com/1) two (https://example.com/2)"),
+    ])
+    func linksKeepTheirAddressAfterTheirText(_ html: String, _ expected: String) {
+        #expect(HTMLText.plainText(html) == expected)
+    }
+
+    @Test func titlesKeepOnlyTheTextOfALink() {
+        #expect(HTMLText.plainText("<a href=\"https://example.com/\">Episode 1</a>", links: false) == "Episode 1")
+    }
+
+    @Test func aLinkTargetIsAddedOnlyWhenItSaysSomethingTheTextDoesNot() {
+        #expect(HTMLText.linkTarget(href: "https://example.com/a", text: "A") == "https://example.com/a")
+        #expect(HTMLText.linkTarget(href: "HTTP://Example.com/A/", text: " example.com/a ") == nil)
+        #expect(HTMLText.linkTarget(href: "https://example.com/a", text: "  ") == nil)
+        #expect(HTMLText.linkTarget(href: "ftp://example.com/a", text: "A") == nil)
+        #expect(HTMLText.linkTarget(href: "https://example.com/a b", text: "A") == nil)
     }
 
     @Test func textWithoutMarkupIsOnlyTrimmed() {

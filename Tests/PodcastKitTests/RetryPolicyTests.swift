@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// `RetryPolicy.decide`: what follows a failed attempt, on a clock and a jitter the test sets.
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
     private let policy = RetryPolicy(retries: 3, firstWait: .seconds(2), longestWait: .seconds(60), budget: .seconds(100))
     private let start = ContinuousClock.now
     private static let url = "http://127.0.0.1/a.mp3"
@@ -113,6 +113,19 @@ import Testing
         let late = budgeted.decide(after: status(503), resumed: false, history: &history, now: start + .seconds(9), jitter: 1)
         #expect(first == .resume(after: .seconds(2)))
         #expect(late == .giveUp(attempts: 2))
+    }
+
+    /// Once the retries are spent, the last answer's own advice ("try again in 2 s", from its
+    /// Retry-After) is no advice any more: the line says what was tried, for how long, and what to do.
+    @Test func givingUpSaysWhatWasTriedAndWhatToDoNotWhenToRetry() {
+        let busy = status(503, retryAfter: 2)
+        #expect(busy.reason.hasSuffix("try again in 2 s"))
+        let line = busy.givingUp(attempts: 6, spent: .seconds(62))
+        #expect(line == "gave up after 6 attempts in a row that gained nothing over 1 min 2 s: the server keeps answering 503 "
+            + "(last: server answered 503 Service Unavailable for \(Self.url)); run podcast resume later to try again")
+        #expect(failure(.noAnswer(.seconds(30)), bytes: 0).givingUp(attempts: 1, spent: .milliseconds(10))
+            == "gave up after 1 attempt in a row that gained nothing: the server keeps failing "
+            + "(last: no answer from \(Self.url) within 30 s); run podcast resume later to try again")
     }
 
     // MARK: Final failures

@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite struct TextTableTests {
+@Suite(.timeLimit(.minutes(1))) struct TextTableTests {
     private let table = TextTable(
         columns: [
             TextTable.Column("#", alignment: .right),
@@ -12,6 +12,26 @@ import Testing
             ["1", "A fairly long podcast name", "https://example.com/feeds/one.xml"],
             ["10", "Short", "https://example.com/2.xml"],
         ])
+
+    @Test func anEmptyColumnThatMayBeOmittedTakesNoWidth() {
+        let table = TextTable(
+            columns: [
+                TextTable.Column("#", alignment: .right),
+                TextTable.Column("Speed", alignment: .right, omittedWhenEmpty: true),
+                TextTable.Column("Title", minWidth: 5, shrinkStage: 1),
+            ],
+            rows: [["1", "", "A title of some length"], ["2", "", "Short"]])
+        let output = table.render(width: 25)
+        #expect(output.lines == ["#  Title", "1  A title of some length", "2  Short"])
+        #expect(output.droppedColumns.isEmpty)
+        #expect(output.columnStarts == [0, nil, 3])
+
+        var filled = table
+        filled.rows[1][1] = "1.0 KiB/s"
+        let shown = filled.render(width: nil)
+        #expect(shown.lines[0] == "#      Speed  Title")
+        #expect(shown.columnStarts == [0, 3, 14])
+    }
 
     @Test func unlimitedWidthKeepsEveryCellWhole() {
         let lines = table.render(width: nil).lines

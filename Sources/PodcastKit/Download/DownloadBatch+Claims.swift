@@ -81,6 +81,8 @@ extension DownloadBatch {
             guard let download = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report) else {
                 return false
             }
+            // Admitted in the batch's order: so its name is decided (`EpisodePlacement.hold`).
+            try placement.hold(download, store: store)
             active[index] = download
             return true
         } catch {

@@ -368,6 +368,7 @@ public final class DownloadBatch {
     /// Records `result` as episode `id`'s end.
     func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
         active[id] = nil
+        placement.release(id)
         delayed.remove(id)
         results[id] = result
         report(.finished(result))

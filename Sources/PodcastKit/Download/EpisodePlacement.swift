@@ -7,6 +7,8 @@ struct EpisodePlacement {
     let episodesDirectory: String
     /// Folders made in this batch, so a thousand episodes of one podcast make it once.
     private var madeFolders: Set<String> = []
+    /// The names the batch's unfinished episodes hold, taken in the batch's order.
+    private var holds = NameHolds()
 
     init(episodesDirectory: String) {
         self.episodesDirectory = episodesDirectory
@@ -22,29 +24,70 @@ struct EpisodePlacement {
         if madeFolders.insert(folder).inserted { try FileIO.makeDirectory(folder, mode: 0o755) }
     }
 
+    /// Holds for `download` (just admitted, in the batch's order) the first of its names that is
+    /// free and that no episode admitted before it holds: two episodes of the batch that want the
+    /// same name get `name` and `name (2)` in the order they were listed, whichever finishes first.
+    mutating func hold(_ download: EpisodeDownload, store: StateStore) throws {
+        _ = try holds.hold(for: download.id, candidate: { Self.path(download, attempt: $0) }) { path in
+            try Self.availability(of: path, for: download.item.key, store: store) != .taken
+        }
+    }
+
+    /// Episode `id` ended (placed, failed, paused or cancelled): its name is free for the others.
+    mutating func release(_ id: Int) {
+        holds.release(id)
+    }
+
     /// Gives `download`'s finished file at `partial` (the partial file, or its tagged copy) the first
-    /// of its preferred name, `name (2)`, `name (3)`, … that is free: nothing is there and no other
-    /// episode's file podcast placed has the same name before its extension, so companions named
-    /// after it never meet another episode's. The one exception is this episode's own earlier copy,
-    /// which a file fetched again replaces at once by a rename, when `FileOwnership` finds it
-    /// unchanged. The move never replaces any other file, so two processes finishing episodes with
-    /// the same name cannot overwrite each other's file, and a file the user put there stays.
+    /// of its preferred name, `name (2)`, `name (3)`, … that is free (`availability`) and that no
+    /// other unfinished episode of the batch holds (`hold`), so which episode gets which name
+    /// does not depend on which finishes first. The one exception to "free" is this episode's own
+    /// earlier copy, which a file fetched again replaces at once by a rename, when
+    /// `FileOwnership` finds it unchanged. The move never replaces any other file, so two
+    /// processes finishing episodes with the same name cannot overwrite each other's file, and
+    /// a file the user put there stays.
     func moveIntoPlace(_ download: EpisodeDownload, from partial: String, store: StateStore) throws -> String {
         let ownership = FileOwnership(store: store)
         var attempt = 1
         while true {
-            let name = download.filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")
-            let path = download.filing.path(of: name)
+            let path = Self.path(download, attempt: attempt)
             attempt += 1
-            if try store.downloadOwning(path: path) == download.item.key {
+            guard !holds.isHeld(path, byOtherThan: download.id) else { continue }
+            switch try Self.availability(of: path, for: download.item.key, store: store) {
+            case .own:
                 if try ownership.place(partial, at: path, for: .refetch(download.item.key)) == nil { return path }
+            case .open:
+                if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
+            case .taken:
                 continue
             }
-            guard try store.recordedFile(path: path) == nil,
-                try !store.hasMediaFile(stem: Self.stem(of: path), excluding: download.item.key)
-            else { continue }
-            if try FileIO.moveWithoutReplacing(partial, to: path) { return path }
         }
+    }
+
+    /// Whether an episode's file may take a name.
+    enum Availability: Equatable {
+        /// The episode's own earlier copy is there (a file fetched again replaces it).
+        case own
+        /// Nothing is there, no file podcast placed has it, and no other episode's media file
+        /// has the same name before its extension (so companions named after it never meet
+        /// another episode's).
+        case open
+        /// Anything else: the name is another's.
+        case taken
+    }
+
+    /// Whether the episode `key`'s file may take `path`, as the store and the disk say now.
+    static func availability(of path: String, for key: EpisodeKey, store: StateStore) throws -> Availability {
+        if try store.downloadOwning(path: path) == key { return .own }
+        guard try store.recordedFile(path: path) == nil, try !store.hasMediaFile(stem: stem(of: path), excluding: key),
+            FileIO.stamp(ofName: path) == nil
+        else { return .taken }
+        return .open
+    }
+
+    /// `download`'s name at `attempt`: `name` for 1, `name (2)` for 2, and so on.
+    private static func path(_ download: EpisodeDownload, attempt: Int) -> String {
+        download.filing.path(of: download.filing.name(suffix: attempt == 1 ? "" : " (\(attempt))"))
     }
 
     /// `path` without its extension: what companions are named after.

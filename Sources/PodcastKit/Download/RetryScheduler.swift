@@ -9,8 +9,9 @@ struct RetryScheduler {
         case attempt(fromPartial: Bool, notBefore: ContinuousClock.Instant?)
         /// The episode fails; `final` when no later `podcast resume` can help either.
         case fail(final: Bool)
-        /// The episode fails after `attempts` that gained nothing, or its budget is spent.
-        case giveUp(attempts: Int)
+        /// The episode fails after `attempts` that gained nothing, or its budget is spent;
+        /// `spent` since its first failure.
+        case giveUp(attempts: Int, spent: Duration)
         /// Every download stops: the disk is full or read-only.
         case stopAll
     }
@@ -44,7 +45,7 @@ struct RetryScheduler {
         case .fail(let final):
             return .fail(final: final)
         case .giveUp(let attempts):
-            return .giveUp(attempts: attempts)
+            return .giveUp(attempts: attempts, spent: now - (history.firstFailure ?? now))
         case .stopAll:
             return .stopAll
         }

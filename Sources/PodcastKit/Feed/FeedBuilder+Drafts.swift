@@ -24,7 +24,7 @@ extension FeedBuilder {
             if feed.title.isEmpty, let fallbackTitle { feed.title = fallbackTitle }
             feed.link = rssLink ?? atomLink
             feed.description = [description, subtitle, summary, itunesSubtitle].lazy.compactMap { $0 }
-                .map(HTMLText.plainText).first { !$0.isEmpty }
+                .map { HTMLText.plainText($0) }.first { !$0.isEmpty }
             feed.author = author ?? atomAuthor
             feed.image = image ?? rssImage ?? logo ?? mediaImage
             feed.language = language

@@ -64,7 +64,7 @@ extension FeedBuilder.Field {
     /// HTML-to-text step keeps any `<` or `&` it contains as written.
     private func readable(_ value: String, _ type: AtomTextType?) -> String {
         switch (self, type) {
-        case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value)
+        case (.feedTitle, .html), (.itemTitle, .html): HTMLText.plainText(value, links: false)
         case (.feedSubtitle, .xhtml), (.itemSummary, .xhtml), (.itemAtomContent, .xhtml):
             value.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
         default: value

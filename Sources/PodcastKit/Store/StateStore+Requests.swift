@@ -32,6 +32,11 @@ public struct StopOutcome: Sendable, Equatable {
     /// Of `asked`, the downloads that finished before their process got to the request: kept,
     /// since the file is whole.
     public var finishedFirst: [DownloadRecord] = []
+    /// Episodes named by key whose downloads the request does not apply to (a paused one asked
+    /// to pause, a finished one asked to cancel), as they are: the caller says what is true of them.
+    public var notStopped: [DownloadRecord] = []
+    /// Episodes named by key that have no download at all.
+    public var neverDownloaded: [EpisodeKey] = []
 }
 
 extension StateStore {
@@ -47,15 +52,19 @@ extension StateStore {
             }
             let stoppable: Set<DownloadRecord.State> = request == .pause ? [.queued, .downloading] : [.queued, .downloading, .paused, .failed]
             var records: [DownloadRecord] = []
+            var outcome = StopOutcome()
             if let keys {
                 for key in keys {
-                    if let record = try selectDownload(key) { records.append(record) }
+                    guard let record = try selectDownload(key) else {
+                        outcome.neverDownloaded.append(key)
+                        continue
+                    }
+                    if stoppable.contains(record.state) { records.append(record) } else { outcome.notStopped.append(record) }
                 }
             } else {
                 let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE state != 'downloaded'")
                 records = try query.rows { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
             }
-            var outcome = StopOutcome()
             for var record in records where stoppable.contains(record.state) {
                 if [.queued, .downloading].contains(record.state), let owner = record.owner, owner.isAlive {
                     try address(request, to: owner, key: record.key)

@@ -4,20 +4,47 @@ public enum HTMLText {
     /// line in a row), `<li>` as "• ", script and style content removed, character references decoded
     /// (`&nbsp;` as a plain space), runs of spaces folded, each line and the whole trimmed. Text with no
     /// `<` or `&` comes back as it is, only trimmed. Runs in time linear in the input, whatever it holds.
-    public static func plainText(_ html: String) -> String {
+    ///
+    /// With `links` (show notes), a link to an `http(s)` or `mailto` address keeps it after its
+    /// text, `text (https://…)`, as `LinkTarget` decides; without (a title), only its text stays.
+    public static func plainText(_ html: String, links: Bool = true) -> String {
         var html = html
-        return html.withUTF8(plainText)
+        return html.withUTF8 { plainText($0, links: links) }
     }
 
     /// `plainText` of the valid UTF-8 `html`, for text that is not a `String` yet: the result is
     /// the only string made.
-    static func plainText(_ html: UnsafeBufferPointer<UInt8>) -> String {
+    static func plainText(_ html: UnsafeBufferPointer<UInt8>, links: Bool = true) -> String {
         guard html.contains(where: { $0 == Byte.lessThan || $0 == Byte.ampersand }) else {
             return String(trimmingWhitespace: html)
         }
-        var converter = Converter(html)
+        var converter = Converter(html, links: links)
         converter.run()
         return String(decoding: converter.output, as: UTF8.self)
+    }
+
+    /// What a link adds to its text in plain text: its address, unless the text already reads as
+    /// that address (`https://example.com/` shown as `example.com`), or there is no text to attach
+    /// it to (a linked picture), or the address is not one a reader can follow from a terminal
+    /// (relative, `javascript:`, an anchor). Nil: nothing is added.
+    public static func linkTarget(href: String, text: String) -> String? {
+        let address = href.trimmingWhitespace()
+        let lowered = address.lowercased()
+        guard ["https://", "http://", "mailto:"].contains(where: lowered.hasPrefix),
+            !address.contains(where: { $0.isWhitespace }),
+            !text.trimmingWhitespace().isEmpty
+        else { return nil }
+        func bare(_ text: String) -> Substring {
+            var bare = Substring(text.trimmingWhitespace().lowercased())
+            for prefix in ["https://", "http://", "mailto:"] where bare.hasPrefix(prefix) {
+                bare = bare.dropFirst(prefix.count)
+                break
+            }
+            if bare.hasPrefix("www.") { bare = bare.dropFirst(4) }
+            while bare.hasSuffix("/") { bare = bare.dropLast() }
+            return bare
+        }
+        return bare(text) == bare(address) ? nil : address
     }
 
     /// One pass over the UTF-8 bytes. White space and line breaks are held back as pending and written
@@ -44,8 +71,14 @@ public enum HTMLText {
         /// so no stretch of input is scanned for a tag's end twice.
         private var quotesAreTrusted = true
 
-        init(_ input: UnsafeBufferPointer<UInt8>) {
+        /// Whether links keep their addresses.
+        private let keepsLinks: Bool
+        /// The open link: its address as written, and where its text begins in `output`.
+        private var openLink: (href: String, textStart: Int)?
+
+        init(_ input: UnsafeBufferPointer<UInt8>, links: Bool) {
             self.input = input
+            keepsLinks = links
             output.reserveCapacity(input.count)
         }
 
@@ -61,6 +94,75 @@ public enum HTMLText {
                     readTextByte(within: input.count)
                 }
             }
+            closeLink()
+        }
+
+        // MARK: Links
+
+        /// At `<a …>`: ends a link left open (links do not nest) and opens this one, when it has
+        /// an `href` between `start` and `end` (the tag's attributes).
+        private mutating func openLink(attributesFrom start: Int, to end: Int) {
+            guard keepsLinks else { return }
+            closeLink()
+            guard let href = Self.attribute(Byte.href, in: UnsafeBufferPointer(rebasing: input[start..<end])) else { return }
+            openLink = (HTMLText.plainText(href, links: false), output.count)
+        }
+
+        /// At `</a>` (or the end): the open link's address after its text, when `linkTarget`
+        /// says so; on the same line as the text, whatever breaks wait to follow it.
+        private mutating func closeLink() {
+            guard let link = openLink else { return }
+            openLink = nil
+            let text = String(decoding: output[link.textStart...], as: UTF8.self)
+            guard let target = HTMLText.linkTarget(href: link.href, text: text) else { return }
+            let pending = (pendingSpace, pendingTagBreaks, pendingSourceBreaks)
+            pendingTagBreaks = 0
+            pendingSourceBreaks = 0
+            pendingSpace = true
+            emitVisible(UInt8(ascii: "("))
+            output.append(contentsOf: target.utf8)
+            output.append(UInt8(ascii: ")"))
+            (pendingSpace, pendingTagBreaks, pendingSourceBreaks) = pending
+        }
+
+        /// The raw value of the attribute `name` (lowercase) among a tag's `attributes`, or nil.
+        /// Quoted or not, as HTML allows; character references are left for the caller.
+        private static func attribute(_ name: [UInt8], in attributes: UnsafeBufferPointer<UInt8>) -> String? {
+            var index = 0
+            let count = attributes.count
+            while index < count {
+                while index < count, Byte.isSpace(attributes[index]) || attributes[index] == Byte.slash { index += 1 }
+                let nameStart = index
+                while index < count, !Byte.isSpace(attributes[index]), attributes[index] != Byte.equals,
+                    attributes[index] != Byte.slash
+                {
+                    index += 1
+                }
+                let nameEnd = index
+                while index < count, Byte.isSpace(attributes[index]) { index += 1 }
+                var value: Range<Int>?
+                if index < count, attributes[index] == Byte.equals {
+                    index += 1
+                    while index < count, Byte.isSpace(attributes[index]) { index += 1 }
+                    if index < count, attributes[index] == Byte.doubleQuote || attributes[index] == Byte.singleQuote {
+                        let quote = attributes[index]
+                        let valueStart = index + 1
+                        index = valueStart
+                        while index < count, attributes[index] != quote { index += 1 }
+                        value = valueStart..<index
+                        index += 1
+                    } else {
+                        let valueStart = index
+                        while index < count, !Byte.isSpace(attributes[index]) { index += 1 }
+                        value = valueStart..<index
+                    }
+                }
+                if nameEnd - nameStart == name.count, Byte.hasPrefixIgnoringCase(attributes, at: nameStart, name) {
+                    return value.map { String(decoding: UnsafeBufferPointer(rebasing: attributes[$0]), as: UTF8.self) }
+                }
+                if nameEnd == nameStart && value == nil { index += 1 }
+            }
+            return nil
         }
 
         /// Handles one byte (or a no-break space or C1 control's two) of ordinary text, and the
@@ -166,6 +268,10 @@ public enum HTMLText {
             else { return false }
             position = close + 1
 
+            if nameEnd - nameStart == 1, input[nameStart] | 0x20 == Byte.lowercaseA {
+                if isEnd { closeLink() } else { openLink(attributesFrom: nameEnd, to: close) }
+                return true
+            }
             switch TagRole.of(UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd])) {
             case .inline:
                 break
@@ -395,6 +501,8 @@ public enum HTMLText {
         static let doubleQuote = UInt8(ascii: "\"")
         static let singleQuote = UInt8(ascii: "'")
         static let lowercaseX = UInt8(ascii: "x")
+        static let lowercaseA = UInt8(ascii: "a")
+        static let href: [UInt8] = Array("href".utf8)
         static let space = UInt8(ascii: " ")
         static let newline = UInt8(ascii: "\n")
         static let carriageReturn = UInt8(ascii: "\r")

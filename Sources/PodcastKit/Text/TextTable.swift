@@ -22,17 +22,21 @@ public struct TextTable: Sendable {
         public var shrinkStage: Int
         /// Never cut, but left out whole when the table cannot fit otherwise (the rightmost first).
         public var droppable: Bool
+        /// Left out whole when no row has anything in it: its header alone says nothing, and its
+        /// width is better spent on the columns that shrink.
+        public var omittedWhenEmpty: Bool
 
         /// Creates a column.
         public init(
             _ header: String, alignment: Alignment = .left, minWidth: Int = 0, shrinkStage: Int = 0,
-            droppable: Bool = false
+            droppable: Bool = false, omittedWhenEmpty: Bool = false
         ) {
             self.header = header
             self.alignment = alignment
             self.minWidth = minWidth
             self.shrinkStage = shrinkStage
             self.droppable = droppable
+            self.omittedWhenEmpty = omittedWhenEmpty
         }
     }
 
@@ -40,8 +44,11 @@ public struct TextTable: Sendable {
     public struct Output: Sendable, Equatable {
         /// The header line and one line per row, without trailing spaces.
         public var lines: [String]
-        /// Headers of the columns left out to fit the width.
+        /// Headers of the columns left out to fit the width (not those left out for being empty).
         public var droppedColumns: [String]
+        /// Where each column starts on a line (display columns from its start), by the columns'
+        /// order; nil for a column left out.
+        public var columnStarts: [Int?]
     }
 
     /// The columns, left to right.
@@ -65,7 +72,8 @@ public struct TextTable: Sendable {
         let naturalWidths = columns.indices.map { index in
             cells.reduce(DisplayWidth.of(columns[index].header)) { max($0, DisplayWidth.of($1[index])) }
         }
-        var visible = Array(columns.indices)
+        let empty = columns.indices.filter { index in columns[index].omittedWhenEmpty && cells.allSatisfy { $0[index].isEmpty } }
+        var visible = columns.indices.filter { !empty.contains($0) }
         var widths = naturalWidths
         if let width {
             while true {
@@ -86,8 +94,14 @@ public struct TextTable: Sendable {
             while clipped.utf8.last == UInt8(ascii: " ") { clipped.removeLast() }
             return clipped
         }
-        let dropped = columns.indices.filter { !visible.contains($0) }.map { columns[$0].header }
-        return Output(lines: lines, droppedColumns: dropped)
+        let dropped = columns.indices.filter { !visible.contains($0) && !empty.contains($0) }.map { columns[$0].header }
+        var starts = [Int?](repeating: nil, count: columns.count)
+        var start = 0
+        for index in visible {
+            starts[index] = start
+            start += widths[index] + Self.gap.count
+        }
+        return Output(lines: lines, droppedColumns: dropped, columnStarts: starts)
     }
 
     /// Takes columns from the widest shrinkable visible column of the earliest stage until the

@@ -64,6 +64,12 @@ struct Status: ParsableCommand, OutputConfigured {
             }
             return
         }
+        guard rendering.status.isActive else {
+            // A watch with nothing to follow would end at once, having said nothing useful.
+            let rest = rendering.status.downloads.isEmpty ? "" : " (podcast status shows the others)"
+            context.console.message("nothing to watch: no download is queued or running" + rest)
+            return
+        }
         let stopped = Mutex(false)
         Interruption.forward(to: { stopped.withLock { $0 = true } })
         let screen = StatusScreen(console: context.console)

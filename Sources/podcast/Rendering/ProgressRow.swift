@@ -7,8 +7,9 @@ final class ProgressRow {
     let item: DownloadItem
     private(set) var bytes: Int64 = 0
     private(set) var total: Int64?
-    /// Whether any byte has arrived: until then the episode waits (for a connection the per-host
-    /// limit holds back, or for the server's first answer).
+    /// Whether the server has answered (or bytes are on hand): until then the episode waits (for a
+    /// connection the per-host limit holds back, or for the server's first answer). A transfer
+    /// the speed cap holds back is receiving, only slowly.
     private(set) var receiving = false
     /// When it is tried again, and why it failed, while it waits.
     var retry: (at: ContinuousClock.Instant, reason: String)?
@@ -39,8 +40,9 @@ final class ProgressRow {
 
     /// Takes a progress report.
     func update(_ progress: TransferProgress, now: ContinuousClock.Instant = .now) {
-        if progress.bytes != bytes || samples.isEmpty { lastGrowth = now }
-        if progress.bytes > 0 { receiving = true }
+        // Waiting for the run's own speed cap is no stall of the server's.
+        if progress.bytes != bytes || samples.isEmpty || progress.throttled { lastGrowth = now }
+        if progress.bytes > 0 || progress.answered { receiving = true }
         if progress.bytes < bytes { samples.removeAll() }
         bytes = progress.bytes
         total = progress.total ?? total

@@ -30,20 +30,45 @@ struct StatusRendering {
     static let latestFinished = 5
 
     /// The text, each line at most `width` columns (nil: no limit) and, with `height`, at most
-    /// that many lines: rows that do not fit are counted in a "+N more" line instead.
+    /// that many lines: rows that do not fit are counted in a "+N more" line instead. A failed
+    /// download's reason takes the lines under its row, so the title keeps its room.
     func lines(width: Int?, height: Int? = nil) -> [String] {
         let header = [status.worker.map { "worker: running (pid \($0)); log: \(paths.workerLog)" } ?? "worker: not running"]
         guard !status.downloads.isEmpty else { return header + ["no downloads"] + footer }
-        var table = self.table.render(width: width).lines
+        let rendered = table.render(width: width)
+        let indent = rendered.columnStarts[Self.stateColumn] ?? 0
+        let rows = zip(rendered.lines.dropFirst(), ordered).map { line, entry in
+            [line] + Self.reasonLines(of: entry, indent: indent, width: width)
+        }
+        var table = [rendered.lines[0]] + rows.joined()
         if let height {
-            let room = height - header.count - footer.count - 1
-            let rows = table.count - 1
-            if rows > max(1, room - 1) {
-                let kept = max(1, room - 1)
-                table = Array(table.prefix(1 + kept)) + ["+\(rows - kept) more; podcast status lists them all"]
+            let room = max(1, height - header.count - footer.count - 2)
+            if table.count - 1 > room {
+                // Whole rows, with their reasons, as many as fit (at least one), then the count of the others.
+                var kept = 0
+                var used = 0
+                while kept < rows.count, kept == 0 || used + rows[kept].count <= room {
+                    used += rows[kept].count
+                    kept += 1
+                }
+                table = [rendered.lines[0]] + rows.prefix(kept).joined()
+                if kept < rows.count { table.append("+\(rows.count - kept) more; podcast status lists them all") }
             }
         }
         return header + table + footer
+    }
+
+    /// The index of the State column, under which a failed download's reason is written.
+    private static let stateColumn = 1
+
+    /// Why `entry` failed, wrapped to `width` under its row from `indent`; none for other states.
+    static func reasonLines(of entry: DownloadStatus.Entry, indent: Int, width: Int?) -> [String] {
+        guard entry.state == .failed else { return [] }
+        let reason = (entry.record.error ?? "failed").singleLine().removingBidiControls()
+        let margin = String(repeating: " ", count: indent)
+        guard let width else { return [margin + reason] }
+        let room = max(20, width - indent)
+        return TextWrap.lines(reason, width: room).map { DisplayWidth.truncate(margin + $0, to: width) }
     }
 
     /// What follows the table: how many more finished, what to do about interrupted downloads,
@@ -80,10 +105,10 @@ struct StatusRendering {
             TextTable.Column("State"),
             TextTable.Column("Done", alignment: .right),
             TextTable.Column("Size", alignment: .right),
-            TextTable.Column("Speed", alignment: .right, droppable: true),
-            TextTable.Column("ETA", alignment: .right, droppable: true),
+            TextTable.Column("Speed", alignment: .right, droppable: true, omittedWhenEmpty: true),
+            TextTable.Column("ETA", alignment: .right, droppable: true, omittedWhenEmpty: true),
         ]
-        if datedFinished { columns.append(TextTable.Column("Finished", droppable: true)) }
+        if datedFinished { columns.append(TextTable.Column("Finished", droppable: true, omittedWhenEmpty: true)) }
         columns += [TextTable.Column("Podcast", minWidth: 8, shrinkStage: 2, droppable: true), TextTable.Column("Title", minWidth: 16, shrinkStage: 1)]
         let rows = ordered.map { entry in
             let record = entry.record
@@ -96,7 +121,7 @@ struct StatusRendering {
             }
             var row = [number(of: record), entry.state.rawValue, percent, size, speed.map { "\(ByteCount.text(Int64($0)))/s" } ?? "", eta ?? ""]
             if datedFinished { row.append(entry.state == .downloaded ? UTCDate.minute(entry.updated) : "") }
-            return row + [record.podcastTitle, record.title + (entry.state == .failed ? " (\(record.error ?? "failed"))" : "")]
+            return row + [record.podcastTitle, record.title]
         }
         return TextTable(columns: columns, rows: rows)
     }

@@ -7,6 +7,8 @@ struct StopRendering {
     /// `paused` or `cancelled`.
     let verb: String
     let outcome: StopOutcome
+    /// The last listing's numbers and titles, by episode (`ListingSelection.listed`).
+    var listed: [EpisodeKey: (number: Int, title: String)] = [:]
 
     func report(json: Bool, console: Console) {
         let unanswered = outcome.unanswered
@@ -26,8 +28,16 @@ struct StopRendering {
                         + outcome.finishedFirst.map { entry($0, "downloaded") })),
             ]).serialized(pretty: console.stdoutIsTerminal))
         }
-        guard !done.isEmpty || !unanswered.isEmpty || !outcome.finishedFirst.isEmpty else {
-            console.message("nothing to \(verb == "paused" ? "pause" : "cancel"): no download is \(verb == "paused" ? "queued or running" : "unfinished")")
+        for record in outcome.notStopped {
+            console.message(Self.notStopped(record, verb: verb, number: listed[record.key]?.number))
+        }
+        for key in outcome.neverDownloaded {
+            let listing = listed[key]
+            console.message("\(Self.name(listing?.title ?? key.identity, number: listing?.number)) is not being downloaded: nothing to \(Self.infinitive(verb))")
+        }
+        let named = !outcome.notStopped.isEmpty || !outcome.neverDownloaded.isEmpty
+        guard !done.isEmpty || !unanswered.isEmpty || !outcome.finishedFirst.isEmpty || named else {
+            console.message("nothing to \(Self.infinitive(verb)): no download is \(verb == "paused" ? "queued or running" : "unfinished")")
             return
         }
         for record in done { console.message("\(verb) \"\(record.title)\"") }
@@ -36,6 +46,39 @@ struct StopRendering {
         }
         for record in unanswered {
             console.warning("process \(record.owner?.pid ?? 0) has not stopped \"\(record.title)\" yet; it will at its next progress report")
+        }
+    }
+
+    /// `pause` for `paused`, `cancel` for `cancelled`.
+    private static func infinitive(_ verb: String) -> String {
+        verb == "paused" ? "pause" : "cancel"
+    }
+
+    /// `episode 2 ("Title")`, or `"Title"` for an episode not in the last listing.
+    private static func name(_ title: String, number: Int?) -> String {
+        number.map { "episode \($0) (\"\(title)\")" } ?? "\"\(title)\""
+    }
+
+    /// What is true of a download that `pause` or `cancel` (`verb`) was asked for by number but
+    /// does not apply to, and what to do instead: a paused one is continued by downloading it
+    /// again (from its resume data), a finished one is never cancelled.
+    static func notStopped(_ record: DownloadRecord, verb: String, number: Int?) -> String {
+        let name = name(record.title, number: number)
+        let again = number.map { "podcast download \($0)" }
+        switch record.state {
+        case .paused:
+            let how = again.map { "\($0) continues it from where it stopped (podcast resume continues every unfinished download)" }
+                ?? "podcast resume continues it"
+            return "\(name) is already paused; \(how)"
+        case .failed:
+            return "\(name) is not running: it failed (podcast status says why); \(again ?? "podcast resume") tries it again"
+        case .downloaded, .deleted:
+            let kept = record.path.map { ": \($0)" } ?? ""
+            return verb == "paused"
+                ? "\(name) is already downloaded\(kept)"
+                : "\(name) is already downloaded, and cancel never touches a finished episode (podcast delete removes its file)\(kept)"
+        case .queued, .downloading:
+            return "\(name) is \(record.state.rawValue)"
         }
     }
 }

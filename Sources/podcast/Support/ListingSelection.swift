@@ -14,4 +14,14 @@ enum ListingSelection {
         }
         return try listing.selectedItems(words, filter: filter, records: try store.downloadRecords(feed: listing.source.feedKey)).map(\.key)
     }
+
+    /// The number and title of every episode of the last listing, by key: what lines about
+    /// episodes named by number call them.
+    static func listed(in listing: Listing?) -> [EpisodeKey: (number: Int, title: String)] {
+        guard let listing else { return [:] }
+        let feed = listing.source.feedKey
+        var listed: [EpisodeKey: (number: Int, title: String)] = [:]
+        for item in listing.items { listed[EpisodeKey(feed: feed, identity: item.identity)] = (item.number, item.title) }
+        return listed
+    }
 }

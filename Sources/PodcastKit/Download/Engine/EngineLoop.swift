@@ -99,11 +99,16 @@ final class EngineLoop {
         return Int32(clamping: max(0, milliseconds))
     }
 
-    /// Lets the transfers paused by the speed cap go on once it allows bytes again; each takes
-    /// its turn through the write callback, which pauses it again if the bucket runs dry.
+    /// Lets the transfers paused by the speed cap go on while it allows bytes, the one that has
+    /// waited longest first: each takes its piece through the write callback (libcurl hands the
+    /// held piece over within the unpause), which pauses it again, with a later turn, once the
+    /// bucket runs dry. In the order of the running table instead, the same transfer came first
+    /// every time and took the whole cap while the others received nothing.
     private func resumeTransfersWaitingForRate() {
-        guard let limiter, limiter.allows() else { return }
-        for transfer in running.values where transfer.waitsForRate {
+        guard let limiter else { return }
+        let waiting = running.values.filter(\.waitsForRate).sorted { $0.rateTurn < $1.rateTurn }
+        for transfer in waiting {
+            guard limiter.allows() else { return }
             transfer.waitsForRate = false
             _ = podcast_curl_easy_unpause(transfer.easy.handle)
         }

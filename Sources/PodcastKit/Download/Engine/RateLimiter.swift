@@ -5,13 +5,16 @@
 /// one turn libcurl 7.88 reads for as long as the socket has data: a file that fits the socket's
 /// buffer arrived whole at full speed, whatever the cap. This one is asked before every piece is
 /// written; a transfer that may not take more pauses (CURL_WRITEFUNC_PAUSE, libcurl keeps the
-/// piece) and the engine lets it go on once the bucket has bytes again.
+/// piece) and the engine lets it go on once the bucket has bytes again: the one that has waited
+/// longest first, so transfers share the cap rather than the first to ask taking all of it.
 final class RateLimiter {
     private let bytesPerSecond: Double
     private let burst: Double
     /// Bytes that may be taken now; below zero, what was taken ahead of the cap.
     private var available: Double
     private var filledAt: ContinuousClock.Instant
+    /// The last turn handed out to a transfer that began waiting.
+    private var turns = 0
 
     init(bytesPerSecond: Int, now: ContinuousClock.Instant = .now) {
         self.bytesPerSecond = Double(max(1, bytesPerSecond))
@@ -36,6 +39,12 @@ final class RateLimiter {
     func wait(now: ContinuousClock.Instant = .now) -> Duration {
         fill(now: now)
         return available > 0 ? .zero : .seconds((1 - available) / bytesPerSecond)
+    }
+
+    /// The turn of a transfer that begins waiting now: later than every turn handed out before.
+    func nextTurn() -> Int {
+        turns += 1
+        return turns
     }
 
     private func fill(now: ContinuousClock.Instant) {

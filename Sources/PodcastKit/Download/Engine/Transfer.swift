@@ -39,6 +39,9 @@ final class Transfer {
     private let limiter: RateLimiter?
     /// True while the transfer waits for the speed cap (its write callback paused it).
     var waitsForRate = false
+    /// When it began waiting for the speed cap, as the cap's turn number (`RateLimiter.nextTurn`):
+    /// the transfer that has waited longest goes on first.
+    private(set) var rateTurn = 0
     private var sample: (bytes: Int64, time: ContinuousClock.Instant)
     /// Bytes per second, smoothed over the last few seconds.
     private(set) var speed: Double = 0
@@ -188,7 +191,7 @@ final class Transfer {
 
     /// Where the transfer stands.
     var progress: TransferProgress {
-        TransferProgress(id: request.id, bytes: written, total: total, speed: speed)
+        TransferProgress(id: request.id, bytes: written, total: total, speed: speed, answered: checkedResponse, throttled: waitsForRate)
     }
 
     /// After the hop ended with libcurl's result `code`: true when its answer was a redirect that
@@ -290,6 +293,7 @@ final class Transfer {
         if let limiter = transfer.limiter {
             guard limiter.allows() else {
                 transfer.waitsForRate = true
+                transfer.rateTurn = limiter.nextTurn()
                 return podcast_curl_writefunc_pause
             }
             limiter.take(length)

@@ -111,6 +111,11 @@ public struct TransferProgress: Sendable, Equatable {
     public var total: Int64?
     /// Bytes per second over the last seconds.
     public var speed: Double
+    /// Whether the server's answer was accepted: from then on the transfer is receiving, even
+    /// while the speed cap holds back its first bytes.
+    public var answered = false
+    /// Whether the transfer waits for the run's speed cap right now (not for the server).
+    public var throttled = false
 }
 
 /// A transfer that ended with the whole body on disk, checked against what the server said.
@@ -204,11 +209,17 @@ public struct FailedTransfer: Error, Sendable, Equatable {
         }
     }
 
-    /// What failed, for a line that says when podcast tries again itself: an HTTP error without
-    /// its advice ("try again in 1 s" would contradict "retrying in 2 s").
+    /// What failed, without what to do about it: for a line that says when podcast tries again
+    /// itself ("try again in 1 s" would contradict "retrying in 2 s"), and for the line that gives up.
     public var retryReason: String {
-        guard case .http(let error) = kind else { return reason }
-        return "\(error.detail) for \(error.url)"
+        switch kind {
+        case .http(let error): return "\(error.detail) for \(error.url)"
+        case .lengthMismatch(0, _): return "the server sent an empty file for \(url)"
+        case .lengthMismatch(let received, let announced): return "received \(received) bytes of the \(announced) the server announced for \(url)"
+        case .noAnswer(let wait): return "no answer from \(url) within \(Self.words(wait))"
+        case .overTime(let limit): return "\(url) took longer than \(Self.words(limit)) and was stopped"
+        default: return reason
+        }
     }
 
     /// One line for the user: what failed and what to do.
@@ -219,9 +230,9 @@ public struct FailedTransfer: Error, Sendable, Equatable {
             return "the server sent a web page instead of the episode for \(url); the link may need a login or "
                 + "have expired: check it in a browser"
         case .lengthMismatch(0, _):
-            return "the server sent an empty file for \(url); try again later, or tell the publisher"
-        case .lengthMismatch(let received, let announced):
-            return "received \(received) bytes of the \(announced) the server announced for \(url); try again"
+            return retryReason + "; try again later, or tell the publisher"
+        case .lengthMismatch:
+            return retryReason + "; try again"
         case .local(let error):
             return "\(error); free some space or check the Episodes directory's permissions"
         case .cancelled:
@@ -230,11 +241,21 @@ public struct FailedTransfer: Error, Sendable, Equatable {
             return "started over: \(why)"
         case .tooLarge(let why):
             return why
-        case .noAnswer(let wait):
-            return "no answer from \(url) within \(Self.words(wait)); the server may be down: try again later"
-        case .overTime(let limit):
-            return "\(url) took longer than \(Self.words(limit)) and was stopped; the server is too slow: try again later"
+        case .noAnswer:
+            return retryReason + "; the server may be down: try again later"
+        case .overTime:
+            return retryReason + "; the server is too slow: try again later"
         }
+    }
+
+    /// The line for an episode given up after `attempts` in a row that gained nothing, `spent`
+    /// after its first failure: what the server keeps doing and its last failure, without that
+    /// failure's own advice (a Retry-After's "try again in 2 s" is wrong once the retries are
+    /// spent), and what to do now.
+    public func givingUp(attempts: Int, spent: Duration) -> String {
+        let over = spent >= .seconds(1) ? " over \(Self.words(spent))" : ""
+        return "gave up after \(attempts) attempt\(attempts == 1 ? "" : "s") in a row that gained nothing\(over): "
+            + "the server keeps \(pattern) (last: \(retryReason)); run podcast resume later to try again"
     }
 
     /// `500 ms`, `30 s`, `2 min`, `1 min 30 s`.

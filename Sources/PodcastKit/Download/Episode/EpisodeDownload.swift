@@ -203,10 +203,8 @@ extension EpisodeDownload {
                 + attempt(resume: fromPartial ? resumePoint(at: failure.bytes) : nil, notBefore: until)
         case .fail(let final):
             return [.end(.failed(because: failure.reason, bytes: failure.bytes, final: final))]
-        case .giveUp(let attempts):
-            let reason = "gave up after \(attempts) attempts in a row that gained nothing: the server keeps "
-                + "\(failure.pattern); last: \(failure.reason)"
-            return [.end(.failed(because: reason, bytes: failure.bytes, final: false))]
+        case .giveUp(let attempts, let spent):
+            return [.end(.failed(because: failure.givingUp(attempts: attempts, spent: spent), bytes: failure.bytes, final: false))]
         case .stopAll:
             let reason = if case .local(let error) = failure.kind { "cannot write \(error.path ?? partialPath): \(error.reason)" } else { failure.reason }
             return [.stopBatch(.storageFull(reason)), .end(.paused(because: reason, bytes: failure.bytes))]
