@@ -61,6 +61,16 @@ import Testing
         #expect(result.stderr.contains("[dowload] is not a section this version knows (did you mean [download]?)"), "\(result.stderr)")
     }
 
+    @Test func aBlankEpisodesDirectoryInTheEnvironmentLeavesStatusRunning() async throws {
+        let podcast = try PodcastBinary()
+        let status = try await podcast.run(["status"], environment: ["PODCAST_EPISODES_DIR": "  "])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stderr == "warning: PODCAST_EPISODES_DIR is empty; running without it\n")
+        let download = try await podcast.run(["config"], environment: ["PODCAST_EPISODES_DIR": "  "])
+        #expect(download.status == 64)
+        #expect(download.stderr.hasPrefix("error: PODCAST_EPISODES_DIR is empty; give a folder"), "\(download.stderr)")
+    }
+
     @Test func aBadFlagValueSaysWhatTheSettingTakes() async throws {
         let result = try await PodcastBinary().run(["config", "--limit-rate", "fast"])
         #expect(result.status == 64)

@@ -97,7 +97,25 @@ import Testing
         }
     }
 
+    @Test func aRecordReadsBackEvenWhenItsCAFileHasGoneSince() throws {
+        var settings = Settings()
+        settings.http.certificateAuthorities = "/nonexistent/ca.pem"
+        let read = try QueuedSettings(stored: QueuedSettings(settings, headersFile: nil).stored)
+        #expect(read.settings.http.certificateAuthorities == "/nonexistent/ca.pem")
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("ca-file = \"/nonexistent/ca.pem\"\n", path: "c.toml") }
+    }
+
+    @Test func whatIsWrittenIsWhatReadsBack() throws {
+        // Under a millisecond is no wait at all: refused when given, so no record can hold 0.
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("retry-wait = 0.0004\n", path: "c.toml") }
+        let wide = try Configuration.parse("retries = 5000\nstall-timeout = 100000\n", path: "c.toml")
+        #expect(wide.settings.retry.retries == 5000)
+        #expect(try QueuedSettings(stored: QueuedSettings(wide.settings, headersFile: nil).stored).settings == wide.settings)
+    }
+
     @Test func typosFindTheWordMeant() {
+        #expect(SettingsSchema.meant(by: "max-size") == "max-episode-size")
+        #expect(SettingsSchema.meant(by: "concurency") == "concurrency")
         #expect(EditDistance.closest(to: "concurency", among: ["concurrency", "retries"]) == "concurrency")
         #expect(EditDistance.closest(to: "dowload", among: SettingSection.allCases.map(\.rawValue)) == "download")
         #expect(EditDistance.closest(to: "zzz", among: ["tag"]) == nil)

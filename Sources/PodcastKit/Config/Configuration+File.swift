@@ -81,8 +81,7 @@ extension Configuration {
                 }
             }
             guard let setting else {
-                let keys = SettingsSchema.all.filter { entry.section == nil || $0.section.rawValue == entry.section }.map(\.key)
-                let guess = SettingsSchema.closest(to: key, among: keys).map { " (did you mean \($0)?)" } ?? ""
+                let guess = SettingsSchema.meant(by: key).map { " (did you mean \($0)?)" } ?? ""
                 configuration.warnings.append("\(place): \(key) is not a setting this version knows\(guess); ignored")
                 continue
             }

@@ -566,7 +566,7 @@ extension StateStore {
     private static func stored(_ text: String?, as key: String) throws(StoredSettingsError) -> Settings? {
         guard let text, let setting = SettingsSchema.setting(key) else { return nil }
         var settings = Settings()
-        do throws(SettingError) { try setting.set(setting.commandLine(text), in: &settings) } catch {
+        do throws(SettingError) { try setting.set(setting.commandLine(text), in: &settings, given: false) } catch {
             throw StoredSettingsError(reason: "its stored \(error)")
         }
         return settings

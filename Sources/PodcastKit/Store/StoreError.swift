@@ -65,7 +65,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .diskFull:
             return "cannot write the state store \(path): the disk is full; free some space and try again"
         case .unreadableRecord(let what):
-            return "the state store \(path) holds \(what); cancel that work (podcast cancel) or run the podcast version that wrote it"
+            return "the state store \(path) holds \(what); run the podcast version that wrote it, "
+                + "or move the store aside (for example to \(path).bad) to start a new one"
         case .sqlite(let code, let message):
             return "the state store \(path) failed: \(message) (SQLite error \(code)); "
                 + "try again, and report a bug if it keeps failing"

@@ -28,7 +28,12 @@ struct CommandContext {
         }
         for warning in configuration.warnings { console.warning(warning) }
         var base = ResolvedSettings(configuration: configuration)
-        try base.apply(environment: environment)
+        do {
+            try base.apply(environment: environment)
+        } catch {
+            guard tolerant else { throw error }
+            console.warning("\(error.description.prefix { $0 != ";" }); running without it")
+        }
         return CommandContext(environment: environment, paths: paths, configuration: configuration, console: console, base: base)
     }
 

@@ -17,6 +17,8 @@ extension ArgumentHelp {
 struct GivenSetting {
     var key: String
     var value: SettingValue
+    /// The flag that gave it, when not the setting's own (`--header` gives `header-hosts` too).
+    private var givenBy: String?
 
     /// `text`, given for `key`, read as that setting reads an argument (`"5"` is the number 5).
     init(_ key: String, text: String) {
@@ -25,13 +27,14 @@ struct GivenSetting {
         value = setting.commandLine(text)
     }
 
-    init(_ key: String, _ value: SettingValue) {
+    init(_ key: String, _ value: SettingValue, givenBy flag: String? = nil) {
         self.key = key
         self.value = value
+        givenBy = flag
     }
 
     /// The flag that gives it (`--max-size`).
-    var flag: String { SettingsSchema.setting(key)?.flag ?? "--\(key)" }
+    var flag: String { givenBy ?? SettingsSchema.setting(key)?.flag ?? "--\(key)" }
 
     /// Checks `given` as their settings would read them, before anything runs: a value a
     /// setting does not take is a usage error naming the flag.

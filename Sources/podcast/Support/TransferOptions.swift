@@ -54,7 +54,7 @@ struct TransferOptions: ParsableArguments {
         ].compactMap { key, text in text.map { GivenSetting(key, text: $0) } }
         if !header.isEmpty {
             given.append(GivenSetting("headers", .list(header)))
-            given.append(GivenSetting("header-hosts", .list(headerHost)))
+            given.append(GivenSetting("header-hosts", .list(headerHost), givenBy: headerHost.isEmpty ? "--header" : nil))
         }
         if allowInsecureRedirects { given.append(GivenSetting("allow-insecure-redirects", .boolean(true))) }
         return given + library.given

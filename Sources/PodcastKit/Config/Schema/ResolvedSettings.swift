@@ -21,7 +21,7 @@ public struct ResolvedSettings: Sendable {
         for setting in SettingsSchema.all {
             guard let name = setting.environment, let text = environment[name], !text.isEmpty else { continue }
             do throws(SettingError) { try setting.set(setting.commandLine(text), in: &settings) } catch {
-                throw UsageError("\(error.described(as: name)); set it again or unset it")
+                throw UsageError(error.described(as: name) + (error.detail == nil ? "; set it again or unset it" : ""))
             }
             origins[setting.key] = .environment(name)
         }

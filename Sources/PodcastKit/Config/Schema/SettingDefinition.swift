@@ -65,6 +65,7 @@ public struct SettingDefinition: @unchecked Sendable {
     private let typed: (Settings) -> SettingValue
     private let writtenValue: (Settings) -> String?
     private let commandLineValue: (String) -> SettingValue
+    private let present: (Settings) throws(SettingProblem) -> Void
 
     init<Value>(
         _ key: String, _ section: SettingSection, _ path: WritableKeyPath<Settings, Value>, _ kind: SettingKind<Value>,
@@ -86,14 +87,19 @@ public struct SettingDefinition: @unchecked Sendable {
             return kind.written.map { $0(value) } ?? kind.value(value).toml
         }
         commandLineValue = kind.commandLine
+        present = { (settings) throws(SettingProblem) in try kind.present?(settings[keyPath: path]) }
         let standard = Settings()[keyPath: path]
         self.defaultText = defaultText ?? kind.written.flatMap { $0(standard) } ?? kind.value(standard).toml ?? "none"
     }
 
     /// Sets this setting in `settings` to `value`; throws the one-line reason it is not one.
-    public func set(_ value: SettingValue, in settings: inout Settings) throws(SettingError) {
+    /// `given`: the value is given now (file, environment, flag), so what must hold on this
+    /// machine is checked too; a record read back is not (its CA file may have gone since: that
+    /// is the transfer's error to report, not a reason the record cannot be read).
+    public func set(_ value: SettingValue, in settings: inout Settings, given: Bool = true) throws(SettingError) {
         do throws(SettingProblem) {
             try assign(&settings, value)
+            if given { try present(settings) }
         } catch {
             throw SettingError(key: key, takes: takes, detail: error.detail)
         }
@@ -121,6 +127,8 @@ public struct SettingError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The reason with the setting called `name` (`--max-size`).
     public func described(as name: String) -> String {
-        detail.map { "\(name): \($0)" } ?? "\(name) must be \(takes)"
+        guard let detail else { return "\(name) must be \(takes)" }
+        // A detail that is a whole predicate (`is empty; …`) reads on from the name.
+        return detail.hasPrefix("is ") ? "\(name) \(detail)" : "\(name): \(detail)"
     }
 }

@@ -13,6 +13,9 @@ struct SettingKind<Value>: @unchecked Sendable {
     var written: ((Value) -> String?)? = nil
     /// How a command-line argument becomes a `SettingValue` (`"5"` is the number 5 for a number).
     var commandLine: (String) -> SettingValue = { .text($0) }
+    /// What must hold on this machine now (a file that must be readable): checked when the value
+    /// is given, never when a record made earlier is read back, which must always read.
+    var present: ((Value) throws(SettingProblem) -> Void)? = nil
 }
 
 /// Why a value is not one a setting takes: nil `detail` means "not what it takes".
@@ -25,7 +28,8 @@ extension SettingKind where Value == Int {
     /// A whole number in `range`, of `unit` when given (`seconds`).
     static func whole(_ range: ClosedRange<Int>, unit: String? = nil) -> SettingKind {
         let of = unit.map { " of \($0)" } ?? ""
-        let takes = range.upperBound >= 1000 ? "a whole number\(of), \(range.lowerBound) or more" : "a whole number\(of) from \(range.lowerBound) to \(range.upperBound)"
+        let takes = range.upperBound == Int(Int32.max)
+            ? "a whole number\(of), \(range.lowerBound) or more" : "a whole number\(of) from \(range.lowerBound) to \(range.upperBound)"
         return SettingKind(
             takes: takes,
             read: { (value) throws(SettingProblem) -> Int in
@@ -50,8 +54,10 @@ extension SettingKind where Value == Duration {
                 case .number(let fraction): seconds = fraction
                 default: throw .notTaken
                 }
-                guard range.contains(seconds), seconds > 0 else { throw .notTaken }
-                return .milliseconds(Int64((seconds * 1000).rounded()))
+                // Kept in whole milliseconds: a value that rounds to none is none.
+                let milliseconds = (seconds * 1000).rounded()
+                guard range.contains(seconds), milliseconds >= 1 else { throw .notTaken }
+                return .milliseconds(Int64(milliseconds))
             },
             value: { duration in
                 let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
@@ -129,8 +135,10 @@ extension SettingKind where Value == String {
 }
 
 extension SettingKind where Value == String? {
-    /// Text that `check` accepts, or none.
-    static func optionalText(_ takes: String, _ check: @escaping (String) throws(SettingProblem) -> Void = { _ in }) -> SettingKind {
+    /// Text that `check` accepts, or none; `present` is what must hold on this machine now.
+    static func optionalText(
+        _ takes: String, _ check: @escaping (String) throws(SettingProblem) -> Void = { _ in }, present: ((String?) throws(SettingProblem) -> Void)? = nil
+    ) -> SettingKind {
         SettingKind(
             takes: takes,
             read: { (value) throws(SettingProblem) -> String? in
@@ -139,7 +147,7 @@ extension SettingKind where Value == String? {
                 try check(text)
                 return text
             },
-            value: { $0.map(SettingValue.text) ?? .none })
+            value: { $0.map(SettingValue.text) ?? .none }, present: present)
     }
 }
 

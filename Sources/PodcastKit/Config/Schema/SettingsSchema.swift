@@ -20,9 +20,9 @@ public enum SettingsSchema {
             "Connections to one host at once."),
         SettingDefinition(
             "episodes-dir", .download, \.episodesDirectory,
-            .optionalText("a quoted path") { (directory) throws(SettingProblem) in
+            .optionalText("a path") { (directory) throws(SettingProblem) in
                 guard !directory.trimmingWhitespace().isEmpty else {
-                    throw SettingProblem(detail: "is empty; give a folder such as \"~/Podcasts\", or leave it out for the default")
+                    throw SettingProblem(detail: "is empty; give a folder such as ~/Podcasts, or leave it out for the default")
                 }
             },
             flag: "--episodes-dir", environment: "PODCAST_EPISODES_DIR", records: [.batch, .subscription],
@@ -34,7 +34,7 @@ public enum SettingsSchema {
             "max-episode-size", .download, \.engine.maxEpisodeSize, .size, flag: "--max-size", records: .batch,
             "Stops an episode whose file grows past this size."),
         SettingDefinition(
-            "retries", .download, \.retry.retries, .whole(1...1000), flag: "--retries", records: .batch,
+            "retries", .download, \.retry.retries, .whole(1...Int(Int32.max)), flag: "--retries", records: .batch,
             "Attempts in a row without progress before an episode fails."),
         SettingDefinition(
             "retry-wait", .download, \.retry.firstWait, .seconds(0...86_400, example: "2 or 0.5"), records: .batch,
@@ -43,13 +43,13 @@ public enum SettingsSchema {
             "retry-budget", .download, \.retry.budget, .seconds(0...86_400, example: "1800"), records: .batch,
             "Seconds one episode may spend retrying before it fails."),
         SettingDefinition(
-            "user-agent", .http, \.http.userAgent, .text("a quoted string"), flag: "--user-agent", records: .batch,
+            "user-agent", .http, \.http.userAgent, .text("a string"), flag: "--user-agent", records: .batch,
             defaultText: "\"podcast/<version>\"", "Sent as User-Agent."),
         SettingDefinition(
             "connect-timeout", .http, \.http.connectTimeout, .whole(1...600, unit: "seconds"), records: .batch,
             "Seconds allowed to connect."),
         SettingDefinition(
-            "stall-timeout", .http, \.http.stallTimeout, .whole(1...86_400, unit: "seconds"), flag: "--stall-timeout", records: .batch,
+            "stall-timeout", .http, \.http.stallTimeout, .whole(1...Int(Int32.max), unit: "seconds"), flag: "--stall-timeout", records: .batch,
             "A transfer under 1 KiB/s for this many seconds has stalled; it continues from where it stopped."),
         SettingDefinition(
             "headers", .http, \.http.headers.fields,
@@ -68,7 +68,7 @@ public enum SettingsSchema {
             "Send the headers to these hosts and their subdomains only, for every request (feeds too), also after redirects."),
         SettingDefinition(
             "proxy", .http, \.http.proxy,
-            .optionalText("a quoted URL such as \"http://proxy.example:3128\" or \"socks5h://127.0.0.1:1080\"") { (address) throws(SettingProblem) in
+            .optionalText("a URL such as http://proxy.example:3128 or socks5h://127.0.0.1:1080") { (address) throws(SettingProblem) in
                 guard address.contains("://") || !address.contains("/") else { throw .notTaken }
             },
             flag: "--proxy", records: .batch, defaultText: "none, or http_proxy/https_proxy/all_proxy",
@@ -81,9 +81,10 @@ public enum SettingsSchema {
             "Follow redirects from https to plain http."),
         SettingDefinition(
             "ca-file", .http, \.http.certificateAuthorities,
-            .optionalText("the quoted path of a PEM file") { (file) throws(SettingProblem) in
-                guard access(file, R_OK) == 0 else { throw SettingProblem(detail: "\"\(file)\" cannot be read; give a readable PEM file") }
-            },
+            .optionalText("the path of a PEM file", present: { (file) throws(SettingProblem) in
+                guard let file, access(file, R_OK) != 0 else { return }
+                throw SettingProblem(detail: "\"\(file)\" cannot be read; give a readable PEM file")
+            }),
             records: .batch, defaultText: "the system's", "Trust these certificate authorities instead of the system's (a private server)."),
         SettingDefinition(
             "name-template", .library, \.library.nameTemplate, .nameTemplate, flag: "--name-template",
@@ -123,5 +124,12 @@ public enum SettingsSchema {
     /// The known key or section name nearest to `word` when `word` is likely a typo of it.
     static func closest(to word: String, among names: [String]) -> String? {
         EditDistance.closest(to: word, among: names)
+    }
+
+    /// The setting `word` likely means: a key it is a typo of, or the key of the flag it names
+    /// (`max-size` is `max-episode-size`).
+    static func meant(by word: String) -> String? {
+        if let flagged = all.first(where: { $0.flag == "--" + word }) { return flagged.key }
+        return closest(to: word, among: all.map(\.key))
     }
 }

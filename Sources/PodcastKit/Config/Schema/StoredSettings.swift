@@ -51,7 +51,7 @@ struct StoredSettings: Codable, Equatable {
             guard let setting = SettingsSchema.setting(key), setting.records.contains(record), !setting.isSecret else {
                 throw StoredSettingsError(reason: "its settings hold \(key), which this version does not know")
             }
-            do throws(SettingError) { try setting.set(value, in: &result) } catch {
+            do throws(SettingError) { try setting.set(value, in: &result, given: false) } catch {
                 throw StoredSettingsError(reason: "its stored \(error)")
             }
         }
