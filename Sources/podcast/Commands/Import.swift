@@ -19,7 +19,7 @@ struct Import: ParsableCommand, OutputConfigured {
             """
     )
 
-    @Argument(help: "The OPML file.")
+    @Argument(help: "The OPML file.", completion: .file(extensions: ["opml", "xml"]))
     var file: String
 
     @OptionGroup

@@ -8,7 +8,7 @@ struct TransferOptions: ParsableArguments {
     @Option(help: "Episodes downloaded at once (1 to 16; default 3, or `concurrency` in the configuration file).")
     var concurrency: Int?
 
-    @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).")
+    @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or $PODCAST_HOME/Episodes).", completion: .directory)
     var episodesDir: String?
 
     @Option(help: "Connections to one host at once (1 to 16; default 2, or `max-per-host` in the configuration file).")
