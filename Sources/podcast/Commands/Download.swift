@@ -71,7 +71,11 @@ struct Download: ParsableCommand, OutputConfigured {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
         let batch = DownloadBatch(store: store, settings: transfer.settings(context: context), force: force)
-        try DownloadSession.run(items, batch: batch, output: output, context: context)
+        do {
+            try DownloadSession.run(items, batch: batch, output: output, context: context)
+        } catch let error as EpisodesDirectoryError {
+            throw error.naming(transfer, context: context)
+        }
     }
 
     /// True when `argument` names a feed rather than episodes: an http(s) or file:// URL,

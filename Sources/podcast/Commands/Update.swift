@@ -80,6 +80,8 @@ struct Update: ParsableCommand, OutputConfigured {
             outcome = try update.run(chosen, check: check, refresh: refresh, stop: stop) { event in
                 show(event, display: display, console: context.console)
             }
+        } catch let error as EpisodesDirectoryError {
+            throw error.naming(transfer, context: context)
         }
         // Episodes of a background batch finished here complete it.
         BatchCompletion.settle(store: store, context: context)
