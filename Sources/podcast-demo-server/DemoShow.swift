@@ -25,17 +25,34 @@ struct DemoShow {
                 published: "Mon, 16 Nov 2026 08:00:00 GMT", seconds: 60, frequency: 329.63),
     ]
 
-    /// The iTunes Search API answer for any podcast search: the demo show first.
+    /// A podcast of the catalogue: with a feed the server serves (its episodes), or an Apple
+    /// exclusive without one (only its episode count).
+    struct Podcast {
+        let id: Int
+        let name: String
+        let artist: String
+        let genre: String
+        /// Where the server serves its feed, and the episodes in it; nil for an Apple exclusive.
+        let feed: (path: String, episodes: [Episode])?
+        /// The episodes of a podcast without a feed here.
+        var exclusiveEpisodes = 0
+
+        /// The catalogue's `trackCount`: the episodes its feed has, so the catalogue agrees with the feed.
+        var trackCount: Int { feed?.episodes.count ?? exclusiveEpisodes }
+    }
+
+    /// The podcasts any podcast search finds: the demo show first.
+    static let catalogue = [
+        Podcast(id: 1001, name: "Tones & Overtones", artist: "Demo Radio", genre: "Music Commentary", feed: ("/feeds/tones.xml", episodes)),
+        Podcast(
+            id: 1002, name: "The Loopback Hour", artist: "127.0.0.1 Productions", genre: "Technology",
+            feed: ("/feeds/loopback.xml", [episodes[0]])),
+        Podcast(id: 1003, name: "Members Only (Apple exclusive)", artist: "Walled Garden", genre: "Comedy", feed: nil, exclusiveEpisodes: 12),
+    ]
+
+    /// The iTunes Search API answer for any podcast search.
     func podcastSearchResults() -> String {
-        let podcasts: [[String: Any]] = [
-            podcast(id: 1001, name: "Tones & Overtones", artist: "Demo Radio", feed: baseURL + "/feeds/tones.xml",
-                    genre: "Music Commentary", count: Self.episodes.count),
-            podcast(id: 1002, name: "The Loopback Hour", artist: "127.0.0.1 Productions", feed: baseURL + "/feeds/loopback.xml",
-                    genre: "Technology", count: 42),
-            podcast(id: 1003, name: "Members Only (Apple exclusive)", artist: "Walled Garden", feed: nil,
-                    genre: "Comedy", count: 12),
-        ]
-        return answer(podcasts)
+        answer(Self.catalogue.map(podcast))
     }
 
     /// The iTunes Search API answer for any music search: songs with previews.
@@ -54,10 +71,12 @@ struct DemoShow {
 
     /// The feeds the catalogue names, by path.
     var feeds: [String: String] {
-        [
-            "/feeds/tones.xml": feed(title: "Tones &amp; Overtones", author: "Demo Radio", episodes: Self.episodes),
-            "/feeds/loopback.xml": feed(title: "The Loopback Hour", author: "127.0.0.1 Productions", episodes: [Self.episodes[0]]),
-        ]
+        var feeds: [String: String] = [:]
+        for podcast in Self.catalogue {
+            guard let (path, episodes) = podcast.feed else { continue }
+            feeds[path] = feed(title: escape(podcast.name), author: escape(podcast.artist), episodes: episodes)
+        }
+        return feeds
     }
 
     /// An RSS feed with iTunes tags, newest episode last as many feeds have it.
@@ -91,15 +110,15 @@ struct DemoShow {
             """
     }
 
-    private func podcast(id: Int, name: String, artist: String, feed: String?, genre: String, count: Int) -> [String: Any] {
+    private func podcast(_ podcast: Podcast) -> [String: Any] {
         var result: [String: Any] = [
-            "wrapperType": "track", "kind": "podcast", "collectionId": id, "trackId": id,
-            "collectionName": name, "trackName": name, "artistName": artist,
-            "primaryGenreName": genre, "trackCount": count,
-            "collectionViewUrl": "https://podcasts.example/id\(id)",
+            "wrapperType": "track", "kind": "podcast", "collectionId": podcast.id, "trackId": podcast.id,
+            "collectionName": podcast.name, "trackName": podcast.name, "artistName": podcast.artist,
+            "primaryGenreName": podcast.genre, "trackCount": podcast.trackCount,
+            "collectionViewUrl": "https://podcasts.example/id\(podcast.id)",
             "releaseDate": "2026-11-16T08:00:00Z",
         ]
-        result["feedUrl"] = feed
+        result["feedUrl"] = podcast.feed.map { baseURL + $0.path }
         return result
     }
 

@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// The `make demo` server works: podcast finds the demo show, and every URL it advertises is served.
-@Suite struct DemoServerTests {
+@Suite(.timeLimit(.minutes(2))) struct DemoServerTests {
     @Test func demoCatalogueLeadsToServedFeedsAndAudio() async throws {
         let directory = try TemporaryDirectory(prefix: "demo-server")
         let portFile = directory.path("port")
@@ -46,6 +46,30 @@ import Testing
         let stopped = await server.finish(within: .seconds(10))
         #expect(!stopped.timedOut)
         #expect(stopped.status == 0)
+    }
+
+    @Test func theCatalogueCountsTheEpisodesItsFeedsHave() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-server")
+        let portFile = directory.path("port")
+        let server = try ChildProcess(builtExecutable(named: "podcast-demo-server"), ["--port-file", portFile])
+        defer { kill(server.pid, SIGTERM) }
+        let port = try #require(try await waitForPort(in: portFile), "the demo server wrote no port within 60 s")
+        let podcast = try PodcastBinary(environment: ["PODCAST_ITUNES_URL": "http://127.0.0.1:\(port)"])
+
+        let search = try await podcast.run(["search", "--json", "tones"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
+        let results = try #require(document["results"] as? [[String: Any]])
+        var compared = 0
+        for result in results where result["feed_url"] is String {
+            let number = try #require(result["number"] as? Int)
+            let listed = try await podcast.run(["episodes", "\(number)", "--json"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let feed = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+            let episodes = try #require(feed["episodes"] as? [[String: Any]])
+            #expect(result["episode_count"] as? Int == episodes.count, "\(result["name"] ?? "")")
+            compared += 1
+        }
+        #expect(compared == 2)
     }
 
     /// The port the server wrote, once it has; nil when it has not within 60 s (it writes it

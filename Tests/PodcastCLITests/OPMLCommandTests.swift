@@ -5,7 +5,7 @@ import Testing
 
 /// `podcast import` and `podcast export` through the built binary: a round trip between two
 /// homes keeps every subscription, a real app's export is read, a broken file gets one line.
-@Suite struct OPMLCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct OPMLCommandTests {
     private func subscriptions(_ podcast: PodcastBinary) async throws -> [[String: Any]] {
         let listed = try await podcast.run(["subscriptions", "--json"])
         #expect(listed.status == 0, "subscriptions: \(listed.stderr)")
@@ -63,5 +63,33 @@ import Testing
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("cannot read the OPML file"))
         #expect(try await subscriptions(podcast).isEmpty)
+    }
+
+    @Test func aWebAddressIsNotAFileAndImportSaysWhatToRunInstead() async throws {
+        let podcast = try PodcastBinary()
+        let url = "http://127.0.0.1:9/subscriptions.opml"
+        let imported = try await podcast.run(["import", url])
+        #expect(imported.status == 64)
+        #expect(imported.stderr == "error: import reads an OPML file, and \(url) is a web address; to subscribe to the feed there, run "
+            + "podcast subscribe \(url); to import a list from there, save it first: "
+            + "curl -o subscriptions.opml \(url) && podcast import subscriptions.opml\n")
+        #expect(try await subscriptions(podcast).isEmpty)
+    }
+
+    @Test func aFeedAddressWithoutItsSchemeIsSubscribedOverHTTPSWithANote() async throws {
+        let podcast = try PodcastBinary()
+        let file = podcast.home.path("subscriptions.opml")
+        try """
+            <?xml version="1.0"?><opml version="2.0"><head><title>s</title></head><body>
+            <outline text="Tiny Tech" type="rss" xmlUrl="feeds.example.com/rss"/>
+            </body></opml>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try await podcast.run(["import", file])
+        #expect(imported.status == 0, "import: \(imported.stderr)")
+        #expect(imported.stderr.contains(
+            "note: \(file): \"Tiny Tech\" gives its feed as feeds.example.com/rss, without a scheme; "
+                + "subscribed to https://feeds.example.com/rss (for http, subscribe to http://feeds.example.com/rss instead)\n"),
+            "\(imported.stderr)")
+        #expect(try await subscriptions(podcast).map { $0["url"] as? String } == ["https://feeds.example.com/rss"])
     }
 }

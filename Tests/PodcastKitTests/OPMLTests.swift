@@ -31,7 +31,7 @@ private func opml(_ body: String) -> String {
     """
 }
 
-@Suite struct OPMLReaderTests {
+@Suite(.timeLimit(.minutes(1))) struct OPMLReaderTests {
     @Test func nestedCategoryOutlinesAreFlattenedInFileOrder() throws {
         let document = try readOPML(opml("""
             <outline text="News">
@@ -124,6 +124,21 @@ private func opml(_ body: String) -> String {
         let document = try readOPML(opml(#"<outline text="a" xmlUrl="feeds/a.xml"/>"#))
         #expect(document.outlines.isEmpty)
         #expect(document.skipped == ["file:///home/user/feeds/a.xml"])
+    }
+
+    @Test func anAddressWithoutItsSchemeIsTakenAsHTTPSNeverAsAFile() throws {
+        let document = try readOPML(opml("""
+            <outline text="Tiny Tech" xmlUrl="feeds.example.com/rss"/>
+            <outline text="port" xmlUrl="127.0.0.1:8080/feed"/>
+            <outline text="beside" xmlUrl="feed.xml"/>
+            """))
+        let taken = [
+            OPMLOutline(title: "Tiny Tech", feedURL: "https://feeds.example.com/rss"),
+            OPMLOutline(title: "port", feedURL: "https://127.0.0.1:8080/feed"),
+        ]
+        #expect(document.outlines == taken)
+        #expect(document.schemeless == taken)
+        #expect(document.skipped == ["file:///home/user/feed.xml"])
     }
 
     @Test func feedsThatAreNotHTTPAreSkippedAndListed() throws {

@@ -110,7 +110,11 @@ public final class DownloadBatch {
     func run(
         _ items: [DownloadItem], refill: (() -> [DownloadItem])?, feeder: (any BatchFeeder)?, report: (DownloadUpdate) -> Void
     ) throws -> BatchOutcome {
-        try FileIO.makeDirectory(partialDirectory, mode: 0o755)
+        do {
+            try FileIO.makeDirectory(partialDirectory, mode: 0o755)
+        } catch {
+            throw EpisodesDirectoryError(directory: placement.episodesDirectory, error: error)
+        }
         syncsToDisk = !FileIO.isInMemory(partialDirectory)
         sweepOrphanedPartials(report: report)
         let queue = self.queue

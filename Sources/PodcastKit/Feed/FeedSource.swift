@@ -55,8 +55,8 @@ public enum FeedSource: Sendable, Equatable {
 
     /// True for `host.name/path` or `host:port/…` (a web address without its scheme): the part
     /// before the first `/` has a dot or a port and no spaces, and the text does not start like a
-    /// relative path.
-    private static func looksLikeAddress(_ text: String) -> Bool {
+    /// relative path. An OPML file's feed address is read by the same rule (`OPMLReader`).
+    static func looksLikeAddress(_ text: String) -> Bool {
         guard !text.hasPrefix("."), !text.hasPrefix("/"), !text.hasPrefix("~") else { return false }
         let host = text.prefix { $0 != "/" }
         guard !host.isEmpty, !host.contains(" "), host.count < text.count || host.contains(":") else { return false }

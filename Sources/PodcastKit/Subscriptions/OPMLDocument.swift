@@ -7,11 +7,15 @@ public struct OPMLDocument: Sendable, Equatable {
     public var skipped: [String]
     /// How many outlines repeated a feed URL listed before them (the first one is kept).
     public var duplicates: Int
+    /// The outlines (also in `outlines`) whose feed address the file wrote without a scheme
+    /// (`feeds.example.com/rss`), taken as https: shown to the user, who may have meant http.
+    public var schemeless: [OPMLOutline]
 
     /// A document listing `outlines`.
-    public init(outlines: [OPMLOutline], skipped: [String] = [], duplicates: Int = 0) {
+    public init(outlines: [OPMLOutline], skipped: [String] = [], duplicates: Int = 0, schemeless: [OPMLOutline] = []) {
         self.outlines = outlines
         self.skipped = skipped
         self.duplicates = duplicates
+        self.schemeless = schemeless
     }
 }

@@ -3,8 +3,10 @@
 ///
 /// Relative feed URLs resolve against the file's own URL; those that are not http(s) then are
 /// skipped, and a feed listed twice is kept once (the first): both are reported, not thrown,
-/// so one odd line does not cost a user the rest of the list. Broken XML, on the other hand,
-/// throws: guessing at a damaged list could subscribe to half of it.
+/// so one odd line does not cost a user the rest of the list. An address written without its
+/// scheme (`feeds.example.com/rss`, which would resolve to a path beside a local file) is the web
+/// address a user meant, taken as https and reported: an OPML file never subscribes to a file.
+/// Broken XML, on the other hand, throws: guessing at a damaged list could subscribe to half of it.
 public enum OPMLReader {
     /// The largest file read: an OPML list of 10,000 podcasts is about 3 MiB.
     public static let maxBytes = 16 * 1024 * 1024
@@ -20,7 +22,13 @@ public enum OPMLReader {
         var document = OPMLDocument(outlines: [])
         var seen = Set<String>()
         for entry in entries {
-            guard let feedURL = resolver.resolve(entry.feedURL) else { continue }
+            guard var feedURL = resolver.resolve(entry.feedURL) else { continue }
+            var schemeless = false
+            let written = entry.feedURL.trimmingWhitespace()
+            if URLOrigin(feedURL) == nil, FeedSource.looksLikeAddress(written) {
+                feedURL = "https://" + written
+                schemeless = true
+            }
             guard URLOrigin(feedURL) != nil else {
                 document.skipped.append(feedURL)
                 continue
@@ -31,7 +39,9 @@ public enum OPMLReader {
             }
             let title = [entry.title, entry.text].lazy.compactMap { $0 }.first { !$0.isEmpty }
             let htmlURL = entry.htmlURL.flatMap(resolver.resolve).flatMap { URLOrigin($0) != nil ? $0 : nil }
-            document.outlines.append(OPMLOutline(title: title, feedURL: feedURL, htmlURL: htmlURL))
+            let outline = OPMLOutline(title: title, feedURL: feedURL, htmlURL: htmlURL)
+            document.outlines.append(outline)
+            if schemeless { document.schemeless.append(outline) }
         }
         return document
     }

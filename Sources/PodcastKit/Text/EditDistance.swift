@@ -1,5 +1,5 @@
 /// How far apart two words are, to answer a typo with the word meant (`podcast serach`,
-/// `concurency = 3`).
+/// `concurency = 3`, a subscription's title): one rule for commands, settings and titles.
 public enum EditDistance {
     /// Edits (insertions, deletions, substitutions, swaps of neighbours) that turn `a` into `b`.
     public static func between(_ a: String, _ b: String) -> Int {

@@ -7,7 +7,7 @@ struct CatchUp: ParsableCommand, OutputConfigured {
         commandName: "catch-up",
         abstract: "Mark every new episode of subscriptions as seen: update will not download them.",
         discussion: """
-            <subscription> is a number from podcast subscriptions, a feed URL, or an exact title; \
+            <subscription> is a number from podcast subscriptions, a feed URL, or a title (letter case aside); \
             without one, every subscription is caught up. Each feed is fetched first (as podcast \
             update --check does), so an episode it already lists is caught up too, not downloaded \
             by the next update. A feed that cannot be fetched is reported, what podcast knew of \

@@ -19,7 +19,7 @@ struct Clean: ParsableCommand {
             """
     )
 
-    @Option(help: "An Episodes directory to clean besides the default one and those the records name.")
+    @Option(help: "An Episodes directory to clean besides the default one and those the records name.", completion: .directory)
     var episodesDir: String?
 
     @OptionGroup

@@ -21,11 +21,13 @@ struct Download: ParsableCommand, OutputConfigured {
               podcast download 1
               podcast download 1-3 7 --concurrency 2
               podcast download new --since 2026-11-01
-              podcast download https://feeds.example.com/show.xml --latest 3
-              podcast download all --limit-rate 2M --episodes-dir ~/Podcasts
-              podcast download all --background --on-complete 'notify-send "podcasts ready"'
+              podcast download https://example.com/feed.xml --latest 3
+              podcast download all --limit-rate 2M
+              podcast download all --episodes-dir ~/Podcasts
+              podcast download all --background --on-complete ./done.sh
               podcast download 3 --force
-              podcast download 1-5 --with transcript,image --tag --name-template '{podcast}/S{season}E{episode} {title}.{ext}'
+              podcast download 1-5 --with transcript,image --tag
+              podcast download 1 --name-template '{year}/{title}.{ext}'
             """
     )
 
@@ -69,7 +71,11 @@ struct Download: ParsableCommand, OutputConfigured {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
         let batch = DownloadBatch(store: store, settings: try transfer.settings(context: context), force: force)
-        try DownloadSession.run(items, batch: batch, output: output, context: context)
+        do {
+            try DownloadSession.run(items, batch: batch, output: output, context: context)
+        } catch let error as EpisodesDirectoryError {
+            throw error.naming(transfer, context: context)
+        }
     }
 
     /// True when `argument` names a feed rather than episodes: an http(s) or file:// URL,

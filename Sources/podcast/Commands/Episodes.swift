@@ -14,7 +14,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
 
             Examples:
               podcast episodes 1
-              podcast episodes https://feeds.example.com/show.xml --limit 10
+              podcast episodes https://example.com/feed.xml --limit 10
               podcast episodes itunes:1440215666
               podcast episodes ./saved-feed.xml --json
             """

@@ -11,7 +11,8 @@ struct Import: ParsableCommand, OutputConfigured {
             Every outline with an xmlUrl is a feed, at any depth of the file (categories are \
             flattened). Nothing is fetched now: the first podcast update sets each feed's baseline, \
             of which it downloads the newest --first (default 1). Feeds already subscribed are \
-            counted, not added twice; the settings options apply to every feed of the file.
+            counted, not added twice; the settings options apply to every feed of the file. A \
+            feed address without its scheme (feeds.example.com/rss) is taken as https, with a note.
 
             Examples:
               podcast import antennapod-backup.opml
@@ -19,7 +20,7 @@ struct Import: ParsableCommand, OutputConfigured {
             """
     )
 
-    @Argument(help: "The OPML file.")
+    @Argument(help: "The OPML file.", completion: .file(extensions: ["opml", "xml"]))
     var file: String
 
     @OptionGroup
@@ -29,6 +30,14 @@ struct Import: ParsableCommand, OutputConfigured {
     var output: OutputOptions
 
     func run() throws {
+        // A web address here is most likely a feed to subscribe to, or a list to fetch first:
+        // import reads files only, and the file system's "No such file" would not say so.
+        if HTTPClient.isHTTP(file) {
+            throw UsageError(
+                "import reads an OPML file, and \(file) is a web address; to subscribe to the feed there, run "
+                    + "podcast subscribe \(file); to import a list from there, save it first: "
+                    + "curl -o subscriptions.opml \(file) && podcast import subscriptions.opml")
+        }
         let context = try CommandContext.current()
         let path = TransferOptions.absolute(file, environment: context.environment)
         var bytes: [UInt8] = []
@@ -51,6 +60,12 @@ struct Import: ParsableCommand, OutputConfigured {
         }
         let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions())
         if output.json { rendering.report(json: true, console: context.console) }
+        for outline in document.schemeless {
+            let written = outline.feedURL.dropFirst("https://".count)
+            context.console.note(
+                "\(file): \(outline.title.map { "\"\($0)\"" } ?? "an outline") gives its feed as \(written), without a scheme; "
+                    + "subscribed to \(outline.feedURL) (for http, subscribe to http://\(written) instead)")
+        }
         for skipped in document.skipped {
             context.console.warning("\(file): \(skipped) is not an http(s) feed address; skipped")
         }

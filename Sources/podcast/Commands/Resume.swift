@@ -46,7 +46,11 @@ struct Resume: ParsableCommand, OutputConfigured {
             return try BackgroundSubmission.submit(items, transfer: transfer, background: background, output: output, store: store, context: context)
         }
         let batch = DownloadBatch(store: store, settings: try transfer.settings(context: context))
-        try DownloadSession.run(items, batch: batch, output: output, context: context)
+        do {
+            try DownloadSession.run(items, batch: batch, output: output, context: context)
+        } catch let error as EpisodesDirectoryError {
+            throw error.naming(transfer, context: context)
+        }
     }
 
     /// The line about the episodes that failed for good, which `resume` does not retry (asking

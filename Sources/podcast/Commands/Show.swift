@@ -7,8 +7,8 @@ struct Show: ParsableCommand, OutputConfigured {
         commandName: "show",
         abstract: "Show one episode of the last listing: its details, download state and show notes.",
         discussion: """
-            <n> is a number from the last podcast episodes. The feed is read from the copy podcast \\
-            keeps of it (fetched again only when there is none), and the show notes are wrapped to \\
+            <n> is a number from the last podcast episodes. The feed is read from the copy podcast \
+            keeps of it (fetched again only when there is none), and the show notes are wrapped to \
             the terminal.
 
             Examples:

@@ -22,7 +22,8 @@ struct Subscribe: ParsableCommand, OutputConfigured {
             Examples:
               podcast subscribe https://feeds.example.com/show.xml
               podcast subscribe 1 3 --first 0 --keep 5
-              podcast subscribe itunes:1440215666 --episodes-dir ~/Audiobooks --no-download
+              podcast subscribe itunes:1440215666 --no-download
+              podcast subscribe 2 --episodes-dir ~/Audiobooks
             """
     )
 

@@ -7,7 +7,7 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
         commandName: "unsubscribe",
         abstract: "Stop updating feeds; with --delete-files, also delete the files podcast downloaded for them.",
         discussion: """
-            <subscription> is a number from podcast subscriptions, a feed URL, or an exact title. \
+            <subscription> is a number from podcast subscriptions, a feed URL, or a title (letter case aside). \
             Files stay where they are unless --delete-files, which deletes only the files that \
             subscription's updates downloaded (with their companions, and the podcast's cover and \
             playlist), unchanged since: never an episode you downloaded by hand, nor any other \
@@ -19,7 +19,7 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
             """
     )
 
-    @Argument(help: "Which subscriptions: numbers, feed URLs or exact titles.")
+    @Argument(help: "Which subscriptions: numbers, feed URLs or titles.")
     var subscriptions: [String]
 
     @Flag(help: "Also delete the files their updates downloaded (never those downloaded by hand).")

@@ -7,7 +7,7 @@ struct Update: ParsableCommand, OutputConfigured {
         commandName: "update",
         abstract: "Fetch the subscribed feeds and download their new episodes (for cron or a systemd timer).",
         discussion: """
-            Every feed (or those named: numbers from podcast subscriptions, feed URLs, exact titles) is \
+            Every feed (or those named: numbers from podcast subscriptions, feed URLs, titles) is \
             fetched at once, with a conditional GET; each feed's new episodes start downloading as \
             soon as it is read, as podcast download would, and then each subscription's --keep is \
             applied. A feed gets --feed-timeout seconds in all, and a server 30 s to begin \
@@ -76,6 +76,8 @@ struct Update: ParsableCommand, OutputConfigured {
             outcome = try update.run(chosen, check: check, refresh: refresh, stop: stop) { event in
                 show(event, display: display, console: context.console)
             }
+        } catch let error as EpisodesDirectoryError {
+            throw error.naming(transfer, context: context)
         }
         // Episodes of a background batch finished here complete it.
         BatchCompletion.settle(store: store, context: context)

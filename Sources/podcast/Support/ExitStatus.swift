@@ -21,7 +21,7 @@ enum ExitStatus {
             return fail("\(error)", code: usage)
         case let error as ExitCode:
             return error.rawValue
-        case is SearchError, is HTTPError, is StoreError, is FeedError, is OPMLError:
+        case is SearchError, is HTTPError, is StoreError, is FeedError, is OPMLError, is EpisodesDirectoryError:
             return fail("\(error)", code: operationFailed)
         default:
             return reportArgumentError(error, arguments: arguments)

@@ -15,7 +15,7 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(help: "Keep every file again (undoes --keep).")
     var keepAll = false
 
-    @Option(help: "Where its episodes go instead of the Episodes directory.")
+    @Option(help: "Where its episodes go instead of the Episodes directory.", completion: .directory)
     var episodesDir: String?
 
     @Option(help: "How its finished files are named, e.g. '{podcast}/{date} {title}.{ext}' (see podcast download --help).")

@@ -1,7 +1,8 @@
 import PodcastKit
 
 /// The subscriptions the words of `unsubscribe`, `update` and `catch-up` name: a number from
-/// `podcast subscriptions`, a feed URL (current or earlier), or an exact title.
+/// `podcast subscriptions`, a feed URL (current or earlier), or a title: written exactly, or in
+/// other letter case when only one subscription is titled so (`TitleReference`).
 enum SubscriptionReference {
     /// The subscriptions `words` name, each once, in the order named; all of `subscriptions`
     /// (as `podcast subscriptions` numbers them) when there are no words.
@@ -28,11 +29,17 @@ enum SubscriptionReference {
         if HTTPClient.isHTTP(word), let subscription = try store.subscription(url: word) {
             return subscription
         }
-        let titled = subscriptions.filter { $0.title == word }
-        if titled.count == 1 { return titled[0] }
-        if titled.count > 1 {
-            throw UsageError("\(titled.count) subscriptions are titled \"\(word)\"; name one by its number or feed URL")
+        switch TitleReference(word, titles: subscriptions.map(\.title)) {
+        case .exact(let found) where found.count == 1, .ignoringCase(let found) where found.count == 1:
+            return subscriptions[found[0]]
+        case .exact(let found):
+            throw UsageError("\(found.count) subscriptions are titled \"\(word)\"; name one by its number or feed URL")
+        case .ignoringCase(let found):
+            let named = found.map { "\($0 + 1) \"\(subscriptions[$0].title)\"" }.joined(separator: ", ")
+            throw UsageError("\(found.count) subscriptions are titled \"\(word)\" but for letter case (\(named)); name one by its number or exact title")
+        case .none(let suggestion):
+            let guess = suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw UsageError("no subscription is numbered, addressed or titled \"\(word)\"\(guess); see podcast subscriptions")
         }
-        throw UsageError("no subscription is numbered, addressed or titled \"\(word)\"; see podcast subscriptions")
     }
 }
