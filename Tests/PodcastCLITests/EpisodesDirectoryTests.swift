@@ -53,4 +53,17 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr == Self.message(blocker + "/a/b", setBy: podcast.configFile + ":1", at: blocker + "/a"))
     }
+
+    @Test func aSubscriptionsOwnDirectorySaysHowToChangeIt() async throws {
+        let server = try LoopbackServer()
+        let show = ServedShow("Own Place", slug: "ownplace", episodes: 1, on: server)
+        let (podcast, _, blocker) = try home()
+        let subscribed = try await podcast.run(["subscribe", show.feedURL, "--first", "1", "--episodes-dir", blocker + "/sub"])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        let result = try await podcast.run(["update"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("cannot use the subscription's own Episodes directory \(blocker)/sub: Not a directory; "
+                + "choose another with podcast subscribe \(show.feedURL) --episodes-dir <directory>"), "\(result.stderr)")
+    }
 }

@@ -122,7 +122,12 @@ extension DownloadBatch {
         if previous != nil, try adoptPlaced(index, item, record, filing: filing, report: report) { return nil }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
         let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
-        if partialFolder != partialDirectory { try placement.makeFolder(partialFolder) }
+        if partialFolder != partialDirectory {
+            do throws(SystemError) { try placement.makeFolder(partialFolder) } catch {
+                // Only a subscription's own directory differs from the batch's.
+                throw EpisodesDirectoryError(directory: item.episodesDirectory ?? partialFolder, error: error, subscriptionFeed: item.feed)
+            }
+        }
         guard var previous else {
             return EpisodeDownload(
                 id: index, item: item, record: record, partialPath: partialPath, filing: filing, previous: nil, resumePlan: nil)
