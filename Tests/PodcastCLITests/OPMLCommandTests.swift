@@ -76,6 +76,16 @@ import Testing
         #expect(try await subscriptions(podcast).isEmpty)
     }
 
+    @Test func aFileURLIsReadAsTheFileItNames() async throws {
+        let podcast = try PodcastBinary()
+        let opml = podcast.home.path("my list.opml")
+        try #"<opml version="2.0"><body><outline text="Far" xmlUrl="http://127.0.0.1:9/feed.xml"/></body></opml>"#
+            .write(toFile: opml, atomically: true, encoding: .utf8)
+        let imported = try await podcast.run(["import", "file://" + opml.replacing(" ", with: "%20")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try await subscriptions(podcast).count == 1)
+    }
+
     @Test func aFeedAddressWithoutItsSchemeIsSubscribedOverHTTPSWithANote() async throws {
         let podcast = try PodcastBinary()
         let file = podcast.home.path("subscriptions.opml")

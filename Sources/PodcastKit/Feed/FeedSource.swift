@@ -68,12 +68,13 @@ public enum FeedSource: Sendable, Equatable {
         return hasPort || (hasDot && !name.hasSuffix(".xml") && !name.hasSuffix(".rss")) || (isLocal && host.count < text.count)
     }
 
-    /// The path of a `file:` URL (`file:///p`, `file://localhost/p`), percent-decoded.
-    private static func path(ofFileURL url: String) throws(UsageError) -> String {
+    /// The path of a `file:` URL (`file:///p`, `file://localhost/p`), percent-decoded: a feed's,
+    /// or the OPML file `import` reads.
+    public static func path(ofFileURL url: String) throws(UsageError) -> String {
         var rest = url.dropFirst("file://".count)
         if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
         guard rest.hasPrefix("/"), let decoded = percentDecoded(rest) else {
-            throw UsageError("\(url) is not a file URL of this machine; write it as file:///path/to/feed.xml")
+            throw UsageError("\(url) is not a file URL of this machine; write it as file:///path/to/file")
         }
         return decoded
     }

@@ -39,7 +39,8 @@ struct Import: ParsableCommand, OutputConfigured {
                     + "curl -o subscriptions.opml \(file) && podcast import subscriptions.opml")
         }
         let context = try CommandContext.current()
-        let path = TransferOptions.absolute(file, environment: context.environment)
+        let named = file.lowercased().hasPrefix("file://") ? try FeedSource.path(ofFileURL: file) : file
+        let path = TransferOptions.absolute(named, environment: context.environment)
         var bytes: [UInt8] = []
         do {
             try FileIO.read(path) { piece in
