@@ -54,16 +54,11 @@ struct RetryScheduler {
     /// `instant`, or later when the host asked to wait longer; a Retry-After answer holds the whole
     /// host back until then.
     private mutating func until(_ instant: ContinuousClock.Instant, for failure: FailedTransfer, url: String) -> ContinuousClock.Instant {
-        let host = Self.host(of: url)
+        let host = TransferRequest.host(of: url)
         if case .http(let error) = failure.kind, error.retryAfter != nil {
             hostsWaiting[host] = instant
         }
         return max(instant, hostsWaiting[host] ?? instant)
     }
 
-    /// The `host[:port]` part of `url`, which Retry-After waits are kept by.
-    static func host(of url: String) -> String {
-        let afterScheme = url.split(separator: "://", maxSplits: 1).last ?? Substring(url)
-        return String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
-    }
 }

@@ -23,22 +23,14 @@ public final class BackgroundThread<Success: Sendable, Failure: Error> {
     public init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
         let outcome = Outcome()
         self.outcome = outcome
-        let entry = ThreadEntry {
-            let result = Result { () throws(Failure) -> Success in try work() }
-            outcome.result.withLock { $0 = result }
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(entry).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<ThreadEntry>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard created == 0 else {
-            Unmanaged<ThreadEntry>.fromOpaque(context).release()
+        do throws(SystemError) {
+            thread = try ThreadStart.joinable {
+                let result = Result { () throws(Failure) -> Success in try work() }
+                outcome.result.withLock { $0 = result }
+            }
+        } catch {
             return nil
         }
-        self.thread = thread
     }
 
     /// Waits for the work to end and returns its result, or throws its error. Call once: the
@@ -52,15 +44,5 @@ public final class BackgroundThread<Success: Sendable, Failure: Error> {
             preconditionFailure("BackgroundThread: wait called twice")
         }
         return try result.get()
-    }
-}
-
-/// What a thread started by `BackgroundThread` runs, behind a type that is not generic, so that
-/// a C thread entry can name it.
-private final class ThreadEntry: Sendable {
-    let run: @Sendable () -> Void
-
-    init(_ run: @escaping @Sendable () -> Void) {
-        self.run = run
     }
 }

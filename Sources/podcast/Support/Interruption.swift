@@ -1,4 +1,5 @@
 import Glibc
+import PodcastKit
 
 /// The write end of the pipe the signal handler tells the watcher thread through (-1 until set).
 /// Written once before the handler is installed, then only read by it.
@@ -30,17 +31,9 @@ enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 
         let watcher = Watcher(readEnd: ends[0], stop: stop)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(watcher).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Watcher>.fromOpaque(context).takeRetainedValue().watch()
-            return nil
-        }, context)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Watcher>.fromOpaque(context).release()
+        do throws(SystemError) { try ThreadStart.detached { watcher.watch() } } catch {
+            // Nobody would read the pipe: the signals kill the process as they would without us.
+            for stopping in stopping { signal(stopping, SIG_DFL) }
         }
     }
 

@@ -53,19 +53,7 @@ public final class TransferEngine: Sendable {
         guard let multi = podcast_curl_multi_init() else { throw SystemError(call: "curl_multi_init", code: ENOMEM) }
         mailbox.attach(multi)
         let loop = EngineLoop(settings: settings, mailbox: mailbox, multi: multi, outbox: EngineOutbox(deliver: onEvents))
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let loop = Unmanaged<EngineLoop>.fromOpaque(context).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
-        guard created == 0 else {
-            Unmanaged<EngineLoop>.fromOpaque(context).release()
-            throw SystemError(call: "pthread_create", code: created)
-        }
-        self.thread = thread
+        thread = try ThreadStart.joinable { loop.run() }
     }
 
     /// Queues a transfer; it starts when a slot is free.

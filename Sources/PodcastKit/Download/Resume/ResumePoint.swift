@@ -21,6 +21,11 @@ public struct ResumePoint: Sendable, Equatable {
     /// promise the same bytes). A server whose file changed answers 200 with the whole new file
     /// instead of the rest of the old one; nil when neither was recorded (nothing to resume with).
     public var validator: String? {
+        Self.validator(etag: etag, lastModified: lastModified)
+    }
+
+    /// The one rule for which validator a resume sends: a strong ETag, else Last-Modified.
+    static func validator(etag: String?, lastModified: String?) -> String? {
         if let etag, etag.hasPrefix("\"") { return etag }
         return lastModified
     }

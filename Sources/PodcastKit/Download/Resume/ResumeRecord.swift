@@ -23,8 +23,7 @@ public struct ResumeRecord: Sendable, Equatable {
     /// The validator to resume with: a strong ETag, else Last-Modified (a weak ETag cannot
     /// promise the same bytes, so `If-Range` never carries one).
     public var validator: String? {
-        if let etag, etag.hasPrefix("\"") { return etag }
-        return lastModified
+        ResumePoint.validator(etag: etag, lastModified: lastModified)
     }
 
     /// Where a new attempt continues a partial file holding `offset` trusted bytes; nil when no
