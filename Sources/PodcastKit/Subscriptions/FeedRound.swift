@@ -195,22 +195,31 @@ final class FeedRound {
             }
             // Ownership: this round's own temporary feed file.
             unlink(fetch.path)
-            // The host that did not answer: where a redirect led, if it did, not the feed's own.
-            let host = failure.url.isEmpty ? fetch.host : TransferRequest.host(of: failure.url)
+            let (host, error) = Self.failure(failure, fetchedFrom: fetch.host, source: fetch.url, deadlines: deadlines)
             if !failure.hostDidNotAnswer {
                 hosts.answered(host)
             } else if hosts.failed(host) {
                 skip(host)
             }
-            var error = FeedError(failure, source: fetch.url)
-            // Out of time: the feed's whole deadline, or, with nothing received, a server that never answered.
-            if case .overTime = failure.kind {
-                error.kind = failure.received == 0 ? .noAnswer(deadlines.firstByte) : .overTime(deadlines.feed)
-            }
             carryOut(machines[fetch.refresh].failed(error), for: fetch.refresh)
         case .responded, .filled:
             break
         }
+    }
+
+    /// What the failed transfer of feed `source`, asked of `host`, says: the host to blame (where a
+    /// redirect led, if it did, not the feed's own) and the feed's error, a time-out named by the
+    /// deadline that ran out.
+    static func failure(
+        _ failure: FailedTransfer, fetchedFrom host: String, source: String, deadlines: FeedDeadlines
+    ) -> (host: String, error: FeedError) {
+        let blamed = failure.url.isEmpty ? host : TransferRequest.host(of: failure.url)
+        var error = FeedError(failure, source: source)
+        // Out of time: the feed's whole deadline, or, with nothing received, a server that never answered.
+        if case .overTime = failure.kind {
+            error.kind = failure.received == 0 ? .noAnswer(deadlines.firstByte) : .overTime(deadlines.feed)
+        }
+        return (blamed, error)
     }
 
     // MARK: Steps
