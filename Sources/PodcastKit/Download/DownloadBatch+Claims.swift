@@ -151,18 +151,15 @@ extension DownloadBatch {
         guard let placement = try store.placement(of: item.key) else { return false }
         // Forgotten once the file is recorded or none is found; kept when recording it failed,
         // so the next run can still.
-        for attempt in 1...Self.namesTried {
-            let path = filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))"))
-            guard let stamp = FileIO.stamp(ofName: path), stamp.device == placement.device, stamp.inode == placement.inode,
-                FileIO.regularFileSize(path) == placement.bytes, try store.recordedFile(path: path) == nil,
-                SHA2.hex(try SHA2.digest(ofFile: path, .sha256)) == placement.sha256
-            else { continue }
+        let names = (1...Self.namesTried).lazy.map { attempt in filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")) }
+        if let found = try Self.placedFile(placement, among: names, isRecorded: { try store.recordedFile(path: $0) != nil }) {
+            let path = found.path
             var record = claimedRecord
             record.state = .downloaded
             record.path = path
             record.bytes = placement.bytes
             record.sha256 = placement.sha256
-            record.fileStamp = stamp
+            record.fileStamp = found.stamp
             record.resume = ResumeRecord()
             try store.saveDownloaded(record)
             forgetPlacement(of: item, report: report)
@@ -174,6 +171,22 @@ extension DownloadBatch {
         }
         forgetPlacement(of: item, report: report)
         return false
+    }
+
+    /// The first of `names` (an episode's names, in order) that holds the file `placement` recorded:
+    /// that file (device, inode), with that size and digest, and not a file another record names
+    /// (`isRecorded`); with its stamp. Nil when none does: a file found there is not podcast's.
+    static func placedFile(
+        _ placement: Placement, among names: some Sequence<String>, isRecorded: (String) throws -> Bool
+    ) throws -> (path: String, stamp: FileIO.Stamp)? {
+        for path in names {
+            guard let stamp = FileIO.stamp(ofName: path), stamp.device == placement.device, stamp.inode == placement.inode,
+                FileIO.regularFileSize(path) == placement.bytes, try !isRecorded(path),
+                SHA2.hex(try SHA2.digest(ofFile: path, .sha256)) == placement.sha256
+            else { continue }
+            return (path, stamp)
+        }
+        return nil
     }
 
     /// How many of an episode's names (`name`, `name (2)`, …) `adoptPlaced` looks under.
