@@ -28,6 +28,30 @@ struct CompanionFetch {
     /// The largest companion file taken: transcripts, chapters and artwork are far smaller.
     static let maxBytes: Int64 = 64 * 1024 * 1024
 
+    /// What follows a failed attempt of a companion.
+    enum Retry: Equatable {
+        /// Another attempt, continuing the partial file from `resume` (nil: from byte 0), not before `notBefore`.
+        case attempt(resume: ResumePoint?, notBefore: ContinuousClock.Instant?)
+        /// It is dropped (its partial file goes); `warning` tells the user, nil when the batch stopped.
+        case drop(warning: String?)
+    }
+
+    /// What follows `failure` of its current attempt: another attempt when the scheduler allows one
+    /// (from the partial file only when a validator vouches for it), else it is dropped with a
+    /// warning, the episode kept without it. A stopped batch (`batchStopped`) drops it silently.
+    mutating func retry(after failure: FailedTransfer, batchStopped: Bool, scheduler: inout RetryScheduler) -> Retry {
+        let next: RetryScheduler.Next = batchStopped
+            ? .fail(final: false) : scheduler.next(after: failure, resumed: resumed, history: &history, url: url)
+        switch next {
+        case .attempt(let fromPartial, let notBefore):
+            let point = fromPartial ? resume.point(at: failure.bytes) : nil
+            resumed = point != nil
+            return .attempt(resume: point, notBefore: notBefore)
+        case .fail, .giveUp, .stopAll:
+            return .drop(warning: batchStopped ? nil : "its \(kind.label) was not saved (\(failure.reason)); the episode is kept without it")
+        }
+    }
+
     /// The request for the next attempt, continuing the partial file from `resume` when given.
     func request(id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) -> TransferRequest {
         TransferRequest(

@@ -112,21 +112,15 @@ extension DownloadBatch {
             }
         case .failed(let failure):
             guard var fetch = companions[failure.id] else { return }
-            let next: RetryScheduler.Next = stop == nil
-                ? scheduler.next(after: failure, resumed: fetch.resumed, history: &fetch.history, url: fetch.url) : .fail(final: false)
-            switch next {
-            case .attempt(let fromPartial, let notBefore):
-                let point = fromPartial ? fetch.resume.point(at: failure.bytes) : nil
-                fetch.resumed = point != nil
+            switch fetch.retry(after: failure, batchStopped: stop != nil, scheduler: &scheduler) {
+            case .attempt(let point, let notBefore):
                 companions[failure.id] = fetch
                 engine?.start(fetch.request(id: failure.id, resume: point, notBefore: notBefore))
-            case .fail, .giveUp, .stopAll:
+            case .drop(let warning):
                 companions[failure.id] = nil
                 // Ownership: the companion's own temporary file (`ProcessTemporary`).
                 unlink(fetch.partialPath)
-                if stop == nil {
-                    report(.warning(fetch.item, "its \(fetch.kind.label) was not saved (\(failure.reason)); the episode is kept without it"))
-                }
+                if let warning { report(.warning(fetch.item, warning)) }
             }
         case .started, .progress, .filled:
             break
