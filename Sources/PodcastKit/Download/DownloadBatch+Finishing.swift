@@ -153,7 +153,7 @@ extension DownloadBatch {
         if let check = download.item.entry.integrity?.check {
             let digest = try served ?? SHA2.digest(ofFile: path, .sha256)
             served = digest
-            guard try check.matches(sha256: digest) ?? check.verify(file: path) else {
+            guard try check.matches(file: path, sha256: digest) else {
                 perform(active[done.id]?.digestMismatched("\(check)", batchStop: stop), for: done.id, report: report)
                 return nil
             }

@@ -42,6 +42,13 @@ extension Integrity {
             algorithm == .sha256 ? digests.contains(sha256) : nil
         }
 
+        /// Whether the downloaded file at `path`, whose SHA-256 (taken as it arrived) is `sha256`,
+        /// matches: decided by that digest when this checks SHA-256, else by reading the file again.
+        func matches(file path: String, sha256: [UInt8]) throws(SystemError) -> Bool {
+            if let decided = matches(sha256: sha256) { return decided }
+            return try verify(file: path)
+        }
+
         /// The algorithm checked, such as "sha384", for messages.
         public var description: String { algorithm.rawValue }
 
