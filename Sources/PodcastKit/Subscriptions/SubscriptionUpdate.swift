@@ -155,7 +155,7 @@ public struct SubscriptionUpdate {
     }
 
     /// What the store records of a fetch's end.
-    private static func record(of ended: FeedRound.Outcome) -> SubscriptionRefreshRecord {
+    static func record(of ended: FeedRound.Outcome) -> SubscriptionRefreshRecord {
         let refresh = ended.refresh
         let moved = !refresh.moves.isEmpty
         var record = SubscriptionRefreshRecord(id: refresh.subscription, address: refresh.address, result: .unchanged)
