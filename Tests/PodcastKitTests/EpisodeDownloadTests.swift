@@ -13,21 +13,7 @@ import Testing
 
     /// A fresh episode, or one continuing `resume` of an earlier run's record.
     private func episode(resume: ResumePoint? = nil) -> EpisodeDownload {
-        var record = DownloadRecord(queuing: item, url: Self.url)
-        record.resume.partialPath = "/tmp/x/.partial/one.part"
-        var previous: DownloadRecord?
-        if let resume {
-            previous = record
-            previous?.resume.etag = resume.etag
-            previous?.bytes = resume.offset
-            previous?.resume.total = resume.total
-        }
-        let filing = EpisodeFiling(
-            directory: "/tmp/x", settings: LibrarySettings(), values: NameValues(podcast: "Show", title: "one", fileExtension: "mp3"),
-            show: nil, episode: nil)
-        return EpisodeDownload(
-            id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", filing: filing, previous: previous,
-            resumePlan: resume)
+        .fixture(item, url: Self.url, resume: resume)
     }
 
     private func scheduler(retries: Int = 3) -> RetryScheduler {

@@ -19,19 +19,7 @@ import Testing
 
     /// An episode, continuing `resume` of an earlier run when given.
     private func episode(resume: ResumePoint? = nil) -> EpisodeDownload {
-        var record = DownloadRecord(queuing: item, url: Self.url)
-        record.resume.partialPath = "/tmp/x/.partial/one.part"
-        var previous: DownloadRecord?
-        if let resume {
-            previous = record
-            previous?.resume.etag = resume.etag
-            previous?.bytes = resume.offset
-        }
-        let filing = EpisodeFiling(
-            directory: "/tmp/x", settings: LibrarySettings(), values: NameValues(podcast: "Show", title: "one", fileExtension: "mp3"),
-            show: nil, episode: nil)
-        return EpisodeDownload(
-            id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", filing: filing, previous: previous, resumePlan: resume)
+        .fixture(item, url: Self.url, resume: resume)
     }
 
     private func digest(_ data: Data) -> [UInt8] {
