@@ -64,6 +64,12 @@ import Testing
         try contents.write(to: URL(filePath: path))
     }
 
+    /// Writes the served bytes as `episode`'s partial file and moves it into place: where it went.
+    private func placeServed(_ episode: EpisodeDownload) throws -> String {
+        try write(Self.served, at: episode.partialPath)
+        return try EpisodePlacement(episodesDirectory: directory.path).moveIntoPlace(episode, from: episode.partialPath, store: store)
+    }
+
     // MARK: Availability
 
     @Test func aNameNothingHasIsOpen() throws {
@@ -127,8 +133,7 @@ import Testing
     @Test func aFileTheUserPutAtTheNameStaysAndTheEpisodeTakesTheNextName() throws {
         let episode = download("g1")
         try write(Data("the user's".utf8), at: name(episode, 1))
-        try write(Self.served, at: episode.partialPath)
-        let path = try EpisodePlacement(episodesDirectory: directory.path).moveIntoPlace(episode, from: episode.partialPath, store: store)
+        let path = try placeServed(episode)
         #expect(path == name(episode, 2))
         #expect(FileManager.default.contents(atPath: name(episode, 1)) == Data("the user's".utf8))
         #expect(FileManager.default.contents(atPath: path) == Self.served)
@@ -138,8 +143,7 @@ import Testing
         let episode = download("g1")
         try write(Data("old copy".utf8), at: name(episode, 1))
         try recordDownloaded("g1", at: name(episode, 1))
-        try write(Self.served, at: episode.partialPath)
-        let path = try EpisodePlacement(episodesDirectory: directory.path).moveIntoPlace(episode, from: episode.partialPath, store: store)
+        let path = try placeServed(episode)
         #expect(path == name(episode, 1))
         #expect(FileManager.default.contents(atPath: path) == Self.served)
     }
@@ -149,8 +153,7 @@ import Testing
         try write(Data("old copy".utf8), at: name(episode, 1))
         try recordDownloaded("g1", at: name(episode, 1))
         try write(Data("edited by the user".utf8), at: name(episode, 1))
-        try write(Self.served, at: episode.partialPath)
-        let path = try EpisodePlacement(episodesDirectory: directory.path).moveIntoPlace(episode, from: episode.partialPath, store: store)
+        let path = try placeServed(episode)
         #expect(path == name(episode, 2))
         #expect(FileManager.default.contents(atPath: name(episode, 1)) == Data("edited by the user".utf8))
         #expect(FileManager.default.contents(atPath: path) == Self.served)
