@@ -15,16 +15,15 @@ let package = Package(
         // System libraries, each behind a small typed shim (variadic C calls and macros Swift cannot import).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // SHA-2 from libcrypto (OpenSSL), for the digests of finished files and the ones feeds publish.
+        .systemLibrary(name: "CDigest", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // TagLib's C API (libtagc0-dev), for writing tags into finished episodes; loaded on first use.
         .target(name: "CTagLib"),
         // wcwidth(3), which Glibc hides from Swift unless _XOPEN_SOURCE is defined.
         .target(name: "CTerminal"),
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
-        // libcurl (libcurl4-openssl-dev), loaded on first use rather than at start-up.
-        .target(name: "CCurl"),
-        // SHA-2 from libcrypto (OpenSSL, libssl-dev), loaded on first use.
-        .target(name: "CDigest"),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(

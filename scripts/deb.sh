@@ -3,9 +3,9 @@
 # builds it first), or the one PODCAST names. Writes $DEB_DIR/podcast_<version>_<arch>.deb
 # (default .build/deb) and prints its path.
 #
-# Depends is computed on this machine: dpkg-shlibdeps for the libraries the binary links, and the
-# packages of the ones it loads on first use with dlopen (libcurl, libcrypto, TagLib's C API),
-# which no tool sees: their sonames are read from the binary itself.
+# Depends is computed on this machine: dpkg-shlibdeps for the libraries the binary links (libcurl,
+# libcrypto, libxml2, SQLite…), and the packages of the ones it loads on first use with dlopen
+# (TagLib's C API), which no tool sees: their sonames are read from the binary itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,8 +85,8 @@ printf 'Source: podcast\n\nPackage: podcast\nArchitecture: any\n' >"$work/debian
 linked=$(cd "$work" && dpkg-shlibdeps -O debian/podcast/usr/bin/podcast)
 linked=${linked#shlibs:Depends=}
 
-# The libraries it loads with dlopen, by the sonames in the binary (libtag_c.so.0, libcurl.so.4…)
-# that it does not link. A library tried under two sonames (TagLib 1's libtag_c.so.0, else TagLib
+# The libraries it loads with dlopen, by the sonames in the binary (libtag_c.so.0…) that it does
+# not link (the linked ones' sonames are in the binary too, as its NEEDED entries). A library tried under two sonames (TagLib 1's libtag_c.so.0, else TagLib
 # 2's libtag_c.so.2) is one dependency with alternatives: those installed here.
 needed=$(objdump -p "$root/usr/bin/podcast" | awk '$1 == "NEEDED" { print $2 }')
 declare -A alternatives=()

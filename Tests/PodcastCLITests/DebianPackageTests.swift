@@ -89,8 +89,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: units + "podcast-update.timer"))
     }
 
-    /// libcurl, libcrypto (libssl3) and TagLib's C API are loaded with dlopen, so only the script's
-    /// reading of the binary's sonames puts them in Depends; libxml2 and SQLite are linked.
+    /// TagLib's C API is loaded with dlopen, so only the script's reading of the binary's sonames
+    /// puts it in Depends; libcurl, libcrypto (libssl3), libxml2 and SQLite are linked.
     @Test func dependsNamesTheLinkedAndTheDlopenedLibraries() async throws {
         let package = try await Self.package.value
         let field = try await Self.run("/usr/bin/dpkg-deb", ["--field", package.deb, "Depends"])

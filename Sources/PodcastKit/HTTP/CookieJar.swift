@@ -11,15 +11,15 @@ final class CookieJar {
 
     /// A new, empty jar, or nil when libcurl cannot make one.
     init?() {
-        guard let share = podcast_curl_share_init() else { return nil }
+        guard let share = curl_share_init() else { return nil }
         guard podcast_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) == CURLSHE_OK else {
-            podcast_curl_share_cleanup(share)
+            curl_share_cleanup(share)
             return nil
         }
         handle = share
     }
 
     deinit {
-        podcast_curl_share_cleanup(handle)
+        curl_share_cleanup(handle)
     }
 }

@@ -30,7 +30,7 @@ final class CurlEasy {
     /// With `settings.cookies`, cookies are kept for the handle's redirect hops, and in `jar`
     /// (when given) for every handle that shares it.
     init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "", jar: CookieJar? = nil) {
-        guard let handle = podcast_curl_easy_init() else { return nil }
+        guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.settings = settings
         self.requestHeaders = requestHeaders
@@ -69,10 +69,10 @@ final class CurlEasy {
         set(CURLOPT_URL, url)
         let list = requestHeaders + settings.headers.fields(for: url, startingAt: chainStart)
         _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
-        podcast_curl_slist_free_all(headerList)
+        curl_slist_free_all(headerList)
         headerList = nil
         for header in list {
-            headerList = podcast_curl_slist_append(headerList, header)
+            headerList = curl_slist_append(headerList, header)
         }
         if let headerList {
             _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
@@ -121,20 +121,20 @@ final class CurlEasy {
     /// the URL asked for, as libcurl resolves it (read from the header, not CURLINFO_REDIRECT_URL,
     /// which libcurl leaves unset when the answer's body was cut short).
     private var redirectURL: String? {
-        guard let location = header("location"), let resolver = podcast_curl_url() else { return nil }
-        defer { podcast_curl_url_cleanup(resolver) }
-        guard podcast_curl_url_set(resolver, CURLUPART_URL, url, 0) == CURLUE_OK,
-            podcast_curl_url_set(resolver, CURLUPART_URL, location, UInt32(CURLU_URLENCODE)) == CURLUE_OK
+        guard let location = header("location"), let resolver = curl_url() else { return nil }
+        defer { curl_url_cleanup(resolver) }
+        guard curl_url_set(resolver, CURLUPART_URL, url, 0) == CURLUE_OK,
+            curl_url_set(resolver, CURLUPART_URL, location, UInt32(CURLU_URLENCODE)) == CURLUE_OK
         else { return nil }
         var resolved: UnsafeMutablePointer<CChar>?
-        guard podcast_curl_url_get(resolver, CURLUPART_URL, &resolved, 0) == CURLUE_OK, let resolved else { return nil }
-        defer { podcast_curl_free(resolved) }
+        guard curl_url_get(resolver, CURLUPART_URL, &resolved, 0) == CURLUE_OK, let resolved else { return nil }
+        defer { curl_free(resolved) }
         return String(cString: resolved)
     }
 
     deinit {
-        podcast_curl_easy_cleanup(handle)
-        podcast_curl_slist_free_all(headerList)
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -204,7 +204,7 @@ final class CurlEasy {
     /// The value of header `name` in the last answer.
     func header(_ name: String) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
-        guard podcast_curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
             let found, let value = found.pointee.value
         else { return nil }
         return String(cString: value)
@@ -214,7 +214,7 @@ final class CurlEasy {
     var headers: [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         var previous: UnsafeMutablePointer<curl_header>?
-        while let next = podcast_curl_easy_nextheader(handle, UInt32(CURLH_HEADER), -1, previous) {
+        while let next = curl_easy_nextheader(handle, UInt32(CURLH_HEADER), -1, previous) {
             if let name = next.pointee.name, let value = next.pointee.value {
                 result.append((String(cString: name).lowercased(), String(cString: value)))
             }

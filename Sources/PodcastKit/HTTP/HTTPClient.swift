@@ -64,7 +64,7 @@ public struct HTTPClient: Sendable {
                 var code = CURLE_OK
                 hops: while true {
                     transfer.startHop()
-                    code = podcast_curl_easy_perform(easy.handle)
+                    code = curl_easy_perform(easy.handle)
                     // A redirect's note cut short (`skippedBody`) is still a redirect.
                     if code == CURLE_WRITE_ERROR && transfer.skippedBody > 0 { code = CURLE_OK }
                     guard code == CURLE_OK else { break }

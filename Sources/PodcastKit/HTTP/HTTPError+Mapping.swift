@@ -4,7 +4,7 @@ import CCurl
 extension HTTPError {
     /// The error for a libcurl result code, using libcurl's detail text when it gave one.
     static func curl(_ code: CURLcode, url: String, curlMessage: String, settings: HTTPSettings) -> HTTPError {
-        let detail = curlMessage.isEmpty ? String(cString: podcast_curl_easy_strerror(code)) : curlMessage
+        let detail = curlMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : curlMessage
         func error(_ kind: Kind, _ what: String, _ advice: String) -> HTTPError {
             HTTPError(kind: kind, url: url, detail: "\(what) (\(detail))", advice: advice)
         }

@@ -44,7 +44,7 @@ final class EngineLoop {
         _ = podcast_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(8, settings.concurrency + settings.feedConcurrency))
         defer {
             mailbox.attach(nil)
-            podcast_curl_multi_cleanup(multi)
+            curl_multi_cleanup(multi)
         }
 
         while true {
@@ -63,7 +63,7 @@ final class EngineLoop {
             releaseDueRetries()
             startWaiting(multi: multi)
             var stillRunning: Int32 = 0
-            _ = podcast_curl_multi_perform(multi, &stillRunning)
+            _ = curl_multi_perform(multi, &stillRunning)
             var finished = collectFinished(multi: multi)
             if endSilentTransfers(multi: multi) { finished = true }
             resumeTransfersWaitingForRate()
@@ -71,7 +71,7 @@ final class EngineLoop {
             outbox.flush()
             // A freed slot with work waiting: start the next transfer now, not after a poll timeout.
             if finished && canStartWaiting { continue }
-            _ = podcast_curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
+            _ = curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
     }
 
@@ -174,7 +174,7 @@ final class EngineLoop {
                     let transfer = try Transfer(
                         request: request, settings: request.http ?? settings.http, limiter: limiter, jar: jar, outbox: outbox)
                     transfer.attachCallbacks()
-                    guard podcast_curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+                    guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
                         outbox.post(.failed(FailedTransfer(id: request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)), url: request.url)))
                         continue
                     }
@@ -193,15 +193,15 @@ final class EngineLoop {
     private func collectFinished(multi: UnsafeMutableRawPointer) -> Bool {
         var queued: Int32 = 0
         var any = false
-        while let message = podcast_curl_multi_info_read(multi, &queued) {
+        while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
             let code = message.pointee.data.result
             if transfer.followRedirect(after: code) {
                 // The same handle, pointed at the redirect's target, goes round again.
-                _ = podcast_curl_multi_remove_handle(multi, handle)
-                if podcast_curl_multi_add_handle(multi, handle) == CURLM_OK { continue }
+                _ = curl_multi_remove_handle(multi, handle)
+                if curl_multi_add_handle(multi, handle) == CURLM_OK { continue }
                 finish(handle, multi: multi, event: .failed(FailedTransfer(
                     id: transfer.request.id, kind: .local(SystemError(call: "curl_multi_add_handle", code: ENOMEM)),
                     url: transfer.request.url)))
@@ -218,7 +218,7 @@ final class EngineLoop {
 
     /// Takes the handle out of the multi handle, frees the transfer, then reports `event`.
     private func finish(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, event: TransferEvent) {
-        _ = podcast_curl_multi_remove_handle(multi, handle)
+        _ = curl_multi_remove_handle(multi, handle)
         if let transfer = running.removeValue(forKey: handle) {
             runningIn[transfer.request.lane, default: 1] -= 1
             runningTo[transfer.host, default: 1] -= 1

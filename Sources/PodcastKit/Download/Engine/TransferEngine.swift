@@ -50,7 +50,7 @@ public final class TransferEngine: Sendable {
         let mailbox = EngineMailbox()
         self.mailbox = mailbox
         // Made here so a failure is an error for the caller; from now on only the engine thread uses it.
-        guard let multi = podcast_curl_multi_init() else { throw SystemError(call: "curl_multi_init", code: ENOMEM) }
+        guard let multi = curl_multi_init() else { throw SystemError(call: "curl_multi_init", code: ENOMEM) }
         mailbox.attach(multi)
         let loop = EngineLoop(settings: settings, mailbox: mailbox, multi: multi, outbox: EngineOutbox(deliver: onEvents))
         thread = try ThreadStart.joinable { loop.run() }
@@ -95,7 +95,7 @@ final class EngineMailbox: Sendable {
         var multi: UInt = 0
 
         func wake() {
-            if let multi = UnsafeMutableRawPointer(bitPattern: multi) { _ = podcast_curl_multi_wakeup(multi) }
+            if let multi = UnsafeMutableRawPointer(bitPattern: multi) { _ = curl_multi_wakeup(multi) }
         }
     }
 
