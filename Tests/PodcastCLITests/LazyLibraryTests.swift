@@ -6,7 +6,7 @@ import Testing
 /// libcurl and TagLib are loaded on first use: a command that does not need one runs without it,
 /// and one that does says in a line what is missing. A broken installation is stood in for by a
 /// file of the library's name that is no library, first on LD_LIBRARY_PATH.
-struct LazyLibraryTests {
+@Suite(.timeLimit(.minutes(3))) struct LazyLibraryTests {
     /// A directory holding a file named `names` each, which the dynamic loader refuses.
     private static func brokenLibraries(_ names: [String]) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory(prefix: "broken-libraries")
