@@ -267,18 +267,25 @@ private struct SuiteDeclarations {
                 }
                 continue
             } else if byte.isIdentifier, startsWord(index) {
+                var end = index
+                while end < code.count, code[end].isIdentifier { end += 1 }
+                // Most words are no keyword: only a word as long as one, starting as one, is made a String.
+                guard (4...9).contains(end - index), Array("scaep".utf8).contains(byte) else {
+                    index = end
+                    continue
+                }
                 let keyword = word(at: index)
-                index += keyword.utf8.count
+                index = end
                 guard Self.typeKeywords.contains(keyword) || keyword == "protocol" else { continue }
                 var start = index
                 while start < code.count, code[start] == .space || code[start] == .newline {
                     if code[start] == .newline { line += 1 }
                     start += 1
                 }
-                var end = start
-                while end < code.count, code[end].isIdentifier || code[end] == UInt8(ascii: ".") { end += 1 }
-                let name = String(decoding: code[start..<end], as: UTF8.self)
-                index = end
+                var nameEnd = start
+                while nameEnd < code.count, code[nameEnd].isIdentifier || code[nameEnd] == UInt8(ascii: ".") { nameEnd += 1 }
+                let name = String(decoding: code[start..<nameEnd], as: UTF8.self)
+                index = nameEnd
                 // `class func`, `class var`: a modifier, not a type.
                 guard !name.isEmpty, !["func", "var", "let", "subscript", "init"].contains(name) else { continue }
                 if keyword == "extension" {
@@ -319,14 +326,20 @@ private struct CodeWithoutLiterals {
     private mutating func code(inInterpolation: Bool) {
         var depth = 0
         while index < source.count {
-            if starts("//") {
+            // The first byte is looked at before any `starts`: this runs for every byte of the sources.
+            let byte = source[index]
+            if byte == UInt8(ascii: "/"), starts("//") {
                 let end = source[index...].firstIndex(of: .newline) ?? source.count
                 blank(index..<end)
                 index = end
                 continue
             }
-            if starts("/*") {
+            if byte == UInt8(ascii: "/"), starts("/*") {
                 comment()
+                continue
+            }
+            guard byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") else {
+                index += 1
                 continue
             }
             var hashes = 0
@@ -339,9 +352,9 @@ private struct CodeWithoutLiterals {
                     continue
                 }
             }
-            if source[index] == UInt8(ascii: "(") {
+            if byte == UInt8(ascii: "(") {
                 depth += 1
-            } else if source[index] == UInt8(ascii: ")"), inInterpolation {
+            } else if byte == UInt8(ascii: ")"), inInterpolation {
                 if depth == 0 { return }
                 depth -= 1
             }
@@ -379,16 +392,17 @@ private struct CodeWithoutLiterals {
         let closing = opening + hashMarks
         let escape = "\\" + hashMarks
         while index < source.count {
-            if isRegex, source[index] == UInt8(ascii: "\\") {
+            let byte = source[index]
+            if isRegex, byte == UInt8(ascii: "\\") {
                 index += 2
-            } else if !isRegex, starts(escape) {
+            } else if !isRegex, byte == UInt8(ascii: "\\"), starts(escape) {
                 index += escape.utf8.count
                 if index < source.count, source[index] == UInt8(ascii: "(") {
                     index += 1
                     code(inInterpolation: true)
                 }
                 index += 1
-            } else if starts(closing) {
+            } else if byte == closing.utf8.first, starts(closing) {
                 index += closing.utf8.count
                 break
             } else {
