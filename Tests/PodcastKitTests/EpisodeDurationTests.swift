@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EpisodeDurationTests {
+@Suite(.timeLimit(.minutes(3))) struct EpisodeDurationTests {
     @Test(arguments: [
         ("3600", 3_600),
         ("0", 0),

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// The fetcher against a loopback server: conditional GET, moves, pages, errors.
-@Suite(.timeLimit(.minutes(2))) struct FeedFetcherTests {
+@Suite(.timeLimit(.minutes(3))) struct FeedFetcherTests {
     /// A fetcher with its own state store and cache directory.
     private final class Fixture {
         let directory: TemporaryDirectory

@@ -34,7 +34,7 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct FeedParserTests {
+@Suite(.timeLimit(.minutes(3))) struct FeedParserTests {
     // MARK: Real feeds
 
     @Test func serialShowReadsEveryEpisodeNewestFirst() throws {

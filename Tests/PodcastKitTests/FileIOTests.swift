@@ -2,7 +2,7 @@ import Foundation
 import PodcastKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FileIOTests {
+@Suite(.timeLimit(.minutes(3))) struct FileIOTests {
     @Test func relativeDirectoriesAreMadeUnderTheCurrentDirectory() throws {
         let name = ".build/fileio-test-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: name) }

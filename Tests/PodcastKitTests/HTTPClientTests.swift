@@ -4,7 +4,7 @@ import CCurl
 import PodcastTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct HTTPClientTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPClientTests {
     private let client = HTTPClient(settings: HTTPSettings(stallTimeout: 1, maxRedirects: 3))
 
     @Test func followsRedirectsAndReportsWhereTheBodyCameFrom() throws {

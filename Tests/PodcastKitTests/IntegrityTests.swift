@@ -3,7 +3,7 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct IntegrityTests {
+@Suite(.timeLimit(.minutes(3))) struct IntegrityTests {
     /// Digests of `content`, standard base64.
     static let content = "episode audio\n"
     static let sha256 = "tgVzsqdik/gHQW927pBVZ3CRxKTK/2PjvjWAvYBq6pQ="

@@ -3,7 +3,7 @@ import Glibc
 import PodcastTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct LoopbackServerTests {
+@Suite(.timeLimit(.minutes(3))) struct LoopbackServerTests {
     // MARK: Plain responses
 
     @Test func fixedRouteSendsBodyWithContentLength() throws {

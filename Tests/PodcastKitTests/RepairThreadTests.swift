@@ -5,7 +5,7 @@ import Testing
 
 /// The repairs of a long document run on a thread of their own (`RepairThread`); what the parser
 /// makes of a document must not depend on it, nor on where the pieces were cut.
-@Suite(.timeLimit(.minutes(2))) struct RepairThreadTests {
+@Suite(.timeLimit(.minutes(3))) struct RepairThreadTests {
     /// What parsing `bytes` in pieces of `pieceSize` gives: the feed and its warnings, or the error.
     private func outcome(_ bytes: Data, pieceSize: Int, threaded: Bool) -> String {
         let parser = FeedParser(

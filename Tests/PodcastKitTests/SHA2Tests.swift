@@ -3,7 +3,7 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SHA2Tests {
+@Suite(.timeLimit(.minutes(3))) struct SHA2Tests {
     static let twoBlocks448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
     static let twoBlocks896 = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
 

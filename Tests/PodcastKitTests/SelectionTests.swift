@@ -2,7 +2,7 @@ import Foundation
 import PodcastKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SelectionTests {
+@Suite(.timeLimit(.minutes(3))) struct SelectionTests {
     @Test(arguments: [
         (["3"], [3]),
         (["1-5"], [1, 2, 3, 4, 5]),
@@ -91,7 +91,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct EpisodeFileNameTests {
+@Suite(.timeLimit(.minutes(3))) struct EpisodeFileNameTests {
     private let november20 = Date(timeIntervalSince1970: 1_795_161_600)
 
     private func standardName(title: String, published: Date?, suffix: String = "") -> String {

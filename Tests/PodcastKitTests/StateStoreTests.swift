@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 @testable import PodcastKit
 
-@Suite(.timeLimit(.minutes(1))) struct StateStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct StateStoreTests {
     @Test func theStoreAndItsLogAreReadableByTheirOwnerOnly() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
