@@ -9,6 +9,15 @@ import Testing
         URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../\($0)").standardized
     }
 
+    /// Every Swift file of the test targets: its name and its text.
+    private static func sources() throws -> [(name: String, text: String)] {
+        try folders.flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted().map {
+                (name: $0, text: try String(contentsOf: folder.appending(path: $0), encoding: .utf8))
+            }
+        }
+    }
+
     /// A limit counts from when a test is scheduled, not from when it gets a thread: in a full run
     /// on a loaded machine (2 cores, 940 tests, 163 s) tests of a few milliseconds passed 1 minute
     /// and tests running the binary a few times passed 2, so no suite has less than 3, nor less
@@ -16,13 +25,10 @@ import Testing
     @Test func everySuiteHasATimeLimit() throws {
         var suites: [SuiteDeclarations.Suite] = []
         var freeTests: [String] = []
-        for folder in Self.folders {
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
-            for name in names {
-                let declarations = SuiteDeclarations(try String(contentsOf: folder.appending(path: name), encoding: .utf8), file: name)
-                suites += declarations.suites
-                freeTests += declarations.freeTests.map { "\(name):\($0)" }
-            }
+        for (name, text) in try Self.sources() {
+            let declarations = SuiteDeclarations(text, file: name)
+            suites += declarations.suites
+            freeTests += declarations.freeTests.map { "\(name):\($0)" }
         }
         // Too few found means the folders moved or the reading broke: fail rather than pass on nothing.
         #expect(suites.count > 100, "found \(suites.count) suites in \(Self.folders.map(\.path))")
@@ -36,13 +42,7 @@ import Testing
     /// (`check(…)`, `Self.check(…)`) or, on a value, one taking the caller's `SourceLocation`
     /// (`comparison.verify(…)`): `parser.parse(…)` is the code under test, whatever helper shares its name.
     @Test func everyTestAsserts() throws {
-        var functions: [FunctionBodies.Function] = []
-        for folder in Self.folders {
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
-            for name in names {
-                functions += FunctionBodies(try String(contentsOf: folder.appending(path: name), encoding: .utf8), file: name).functions
-            }
-        }
+        let functions = try Self.sources().flatMap { FunctionBodies($0.text, file: $0.name).functions }
         let tests = functions.filter(\.isTest)
         #expect(tests.count > 500, "found \(tests.count) tests in \(Self.folders.map(\.path))")
         let silent = FunctionBodies.silentTests(in: functions).map(\.description)
