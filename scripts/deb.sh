@@ -84,6 +84,9 @@ EOF
 printf 'Source: podcast\n\nPackage: podcast\nArchitecture: any\n' >"$work/debian/control"
 linked=$(cd "$work" && dpkg-shlibdeps -O debian/podcast/usr/bin/podcast)
 linked=${linked#shlibs:Depends=}
+# libcurl's symbols say 7.83, but podcast needs 7.85 (CURLOPT_PROTOCOLS_STR): with less, every
+# request would fail. The floor the symbols give is raised, never lowered.
+linked=$(sed -E 's/libcurl4 \(>= 7\.8[0-4](\.[0-9]+)?\)/libcurl4 (>= 7.85.0)/' <<<"$linked")
 
 # The libraries it loads with dlopen, by the sonames in the binary (libtag_c.so.0…) that it does
 # not link (the linked ones' sonames are in the binary too, as its NEEDED entries). A library tried under two sonames (TagLib 1's libtag_c.so.0, else TagLib

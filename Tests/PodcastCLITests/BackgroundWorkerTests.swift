@@ -5,7 +5,7 @@ import Testing
 
 /// `podcast download --background`: a detached worker that outlives its launcher and terminal,
 /// one per home, that finishes batches and runs their `--on-complete`.
-@Suite struct BackgroundWorkerTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundWorkerTests {
     @Test func backgroundBatchReturnsAtOnceAndDownloadsEveryEpisodeByteIdentical() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 3, size: 400_000, on: server)

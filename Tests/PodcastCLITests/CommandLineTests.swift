@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// The command line itself: unknown commands, help, version and the wording of usage errors.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineTests {
     @Test func aMistypedCommandIsBadUsageNamingTheClosestOne() async throws {
         let result = try await PodcastBinary().run(["serach", "history"])
         #expect(result.status == 64)
@@ -50,7 +50,7 @@ import Testing
 }
 
 /// What `<feed>` may be, and what a mistaken one is told.
-@Suite struct FeedArgumentTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedArgumentTests {
     private static let feed = Data("""
         <?xml version="1.0"?><rss version="2.0"><channel><title>File Show</title>
         <item><title>Only</title><guid>f-1</guid><enclosure url="a.mp3" length="10" type="audio/mpeg"/></item>

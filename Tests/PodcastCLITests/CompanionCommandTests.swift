@@ -5,7 +5,7 @@ import Testing
 
 /// `--with transcript,chapters,image,info`: companion files through the same engine as the media,
 /// one of them failing, and the show's cover once per podcast folder.
-@Suite struct CompanionCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct CompanionCommandTests {
     private static let media = ResumeScenario.media(seed: 71, size: 200_000)
     private static let srt = Data("1\n00:00:00,000 --> 00:00:02,000\nHello, loop.\n".utf8)
     private static let html = Data("<!DOCTYPE html><html><body><p>A transcript as a web page.</p></body></html>".utf8)

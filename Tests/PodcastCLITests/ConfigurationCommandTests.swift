@@ -5,7 +5,7 @@ import Testing
 
 /// The configuration file through the built binary: TOML with sections, errors with their line,
 /// commands that keep working with a broken file, `podcast config`, and the HTTP settings it adds.
-@Suite struct ConfigurationCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationCommandTests {
     private static let feed = Data("""
         <?xml version="1.0"?><rss version="2.0"><channel><title>Config Show</title>
         <item><title>One</title><guid>c-1</guid><pubDate>Mon, 09 Nov 2026 08:00:00 GMT</pubDate>

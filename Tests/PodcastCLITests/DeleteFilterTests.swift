@@ -6,7 +6,7 @@ import Testing
 /// `podcast delete` applies every filter it is given together (`--match`, `--since`, `--until`,
 /// `--latest`, `--older-than`), with or without selection words; `--dry-run` deletes nothing;
 /// at a terminal it asks before deleting more than one episode. Through the built binary.
-@Suite(.timeLimit(.minutes(3))) struct DeleteFilterTests {
+@Suite(.timeLimit(.minutes(5))) struct DeleteFilterTests {
     private static let bodies = (1...3).map { ResumeScenario.media(seed: UInt64(190 + $0), size: 40_000 + $0) }
     private static let titles = ["One", "Two", "Three"]
 

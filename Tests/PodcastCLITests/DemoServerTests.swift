@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// The `make demo` server works: podcast finds the demo show, and every URL it advertises is served.
-@Suite(.timeLimit(.minutes(2))) struct DemoServerTests {
+@Suite(.timeLimit(.minutes(5))) struct DemoServerTests {
     @Test func demoCatalogueLeadsToServedFeedsAndAudio() async throws {
         let directory = try TemporaryDirectory(prefix: "demo-server")
         let portFile = directory.path("port")

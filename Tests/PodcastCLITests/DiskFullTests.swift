@@ -9,7 +9,7 @@ import Testing
 /// Two ways to fill a disk: a small tmpfs in a private mount namespace (a real ENOSPC, when
 /// unprivileged user namespaces are allowed here), and RLIMIT_FSIZE (EFBIG, which podcast must
 /// treat alike and whose SIGXFSZ it must ignore), which works everywhere.
-@Suite struct DiskFullTests {
+@Suite(.timeLimit(.minutes(5))) struct DiskFullTests {
     private static let size = 1_500_000
     private static let episodes = (1...3).map {
         (title: "Big \($0)", path: "/media/big\($0).mp3", body: ResumeScenario.media(seed: UInt64(50 + $0), size: size))

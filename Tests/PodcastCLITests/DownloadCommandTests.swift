@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast download` through the built binary against loopback servers.
-@Suite struct DownloadCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DownloadCommandTests {
     /// A feed of `episodes` (title, path, body) served by `server`, its media as files with ETags.
     private static func serve(_ episodes: [(title: String, path: String, body: Data)], on server: LoopbackServer, podcast: String = "Loopback Show", route: (Int) -> ServerRoute? = { _ in nil }) {
         let items = episodes.enumerated().map { index, episode in
@@ -281,7 +281,7 @@ import Testing
 }
 
 /// Interrupting a download: exit 130 with a message, and no half file under a final name.
-@Suite struct DownloadInterruptionTests {
+@Suite(.timeLimit(.minutes(5))) struct DownloadInterruptionTests {
     @Test func sigtermExits130AndLeavesNoFinalFile() async throws {
         let server = try LoopbackServer()
         let body = Data(count: 400_000)
@@ -306,7 +306,7 @@ import Testing
 }
 
 /// The listing shows what the progress buffer knows.
-@Suite struct EpisodeStateTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeStateTests {
     @Test func listingShowsDownloadedEpisodesWithTheirPath() async throws {
         let server = try LoopbackServer()
         server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>S</title><item><title>One</title><guid>1</guid><enclosure url=\"/1.mp3\" type=\"audio/mpeg\"/></item><item><title>Two</title><guid>2</guid><enclosure url=\"/2.mp3\" type=\"audio/mpeg\"/></item></channel></rss>".utf8)))
@@ -331,7 +331,7 @@ import Testing
 }
 
 /// The download JSON's `guid` is the feed's own guid, or null when the item has none.
-@Suite struct DownloadJSONTests {
+@Suite(.timeLimit(.minutes(5))) struct DownloadJSONTests {
     @Test func guidIsTheFeedsOwnOrNull() async throws {
         let server = try LoopbackServer()
         server.setRoute("/feed.xml", .fixed(body: Data("<rss><channel><title>S</title><item><title>With</title><guid>g-1</guid><enclosure url=\"/1.mp3\"/></item><item><title>Without</title><enclosure url=\"/2.mp3\"/></item></channel></rss>".utf8)))

@@ -7,7 +7,7 @@ import Testing
 /// `podcast update` through the built binary on a feed without guids whose enclosure URLs carry a
 /// token that changes on every fetch (issue 27, finding 6): every episode is still one episode,
 /// downloaded once, however often the feed is fetched.
-@Suite(.timeLimit(.minutes(3))) struct EpisodeIdentityChurnTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeIdentityChurnTests {
     /// A feed of `show`'s episodes at `path` with no guids, each enclosure URL ending in
     /// `?token=<n>`, n new for every request (as a CDN signing its links per fetch does).
     final class TokenFeed: Sendable {

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast episodes` through the built binary against loopback servers and fixture files.
-@Suite struct EpisodesCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodesCommandTests {
     private static let show = Data("""
         <?xml version="1.0" encoding="UTF-8"?>
         <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">

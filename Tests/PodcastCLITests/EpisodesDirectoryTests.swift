@@ -4,7 +4,7 @@ import Testing
 
 /// An Episodes directory podcast cannot use is one line naming it, the setting that chose it and
 /// where that was set, and what to do; never a bare system call's error.
-@Suite(.timeLimit(.minutes(2))) struct EpisodesDirectoryTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodesDirectoryTests {
     private static let feed = """
         <rss><channel><title>Local Show</title>
         <item><title>Only</title><guid>l-1</guid><enclosure url="http://127.0.0.1:9/only.mp3" length="10" type="audio/mpeg"/></item>

@@ -4,7 +4,7 @@ import Testing
 
 /// Every command's `--help` as a user reads and copies it: the command tree is taken from the
 /// binary itself, so a command added later is checked too.
-@Suite(.timeLimit(.minutes(2))) struct HelpTextTests {
+@Suite(.timeLimit(.minutes(5))) struct HelpTextTests {
     /// `podcast` and each of its commands' names (the hidden `worker` too: its help is still shown).
     private static func commands(_ podcast: PodcastBinary) async throws -> [[String]] {
         let dump = try await podcast.run(["--experimental-dump-help"])
@@ -54,7 +54,7 @@ import Testing
 }
 
 /// The shell completions `make install` installs complete what each argument takes.
-@Suite(.timeLimit(.minutes(1))) struct CompletionScriptTests {
+@Suite(.timeLimit(.minutes(5))) struct CompletionScriptTests {
     /// The body of the bash function `name` in `script`, up to the next function.
     private static func function(_ name: String, in script: String) throws -> Substring {
         let start = try #require(script.range(of: "\n\(name)() {\n"), "no \(name) in the bash script")

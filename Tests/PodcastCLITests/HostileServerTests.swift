@@ -7,7 +7,7 @@ import Testing
 /// served as the rest of the old one, answers that never get anywhere, bodies without end, a
 /// gzip bomb, a download dir the resume must keep, and an owner that is dead but not reaped.
 /// Each test asserts the exit code and the bytes on disk, and bounds every wait.
-@Suite(.serialized) struct HostileServerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileServerTests {
     private static let title = "Hostile"
     private static let path = "/media/hostile.mp3"
     /// Every run of these tests ends within this (the child is killed past it).

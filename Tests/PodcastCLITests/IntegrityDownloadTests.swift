@@ -5,7 +5,7 @@ import Testing
 
 /// `podcast:integrity` through the binary: a file that matches the feed's digest is kept; one
 /// that does not is fetched once more from the start, then fails and is not kept.
-@Suite struct IntegrityDownloadTests {
+@Suite(.timeLimit(.minutes(5))) struct IntegrityDownloadTests {
     private static let media = ResumeScenario.media(seed: 41, size: 300_000)
 
     /// Serves a feed whose one episode's alternate enclosure (listing the enclosure's URL) carries

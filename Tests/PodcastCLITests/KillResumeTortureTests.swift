@@ -7,7 +7,7 @@ import Testing
 /// and again, each time continued by `podcast resume` or `podcast download`: every file ends
 /// byte-identical to the source, nothing unfinished ever sits under a final name, and little of
 /// what arrived before a kill is fetched again.
-@Suite(.enabled(if: NginxServer.isAvailable, "nginx is not installed (make setup installs nginx-light)"))
+@Suite(.enabled(if: NginxServer.isAvailable, "nginx is not installed (make setup installs nginx-light)"), .timeLimit(.minutes(5)))
 struct KillResumeTortureTests {
     /// A small deterministic generator, so a failing run's kill instants can be replayed.
     private struct SplitMix64: RandomNumberGenerator {

@@ -6,7 +6,7 @@ import Testing
 /// TagLib is loaded on first use: a command that does not need it runs without it, and `--tag`
 /// says in a line why it kept a file untagged. A broken installation is stood in for by a file of
 /// the library's name that is no library, first on LD_LIBRARY_PATH.
-struct LazyLibraryTests {
+@Suite(.timeLimit(.minutes(5))) struct LazyLibraryTests {
     /// A directory holding a file named `names` each, which the dynamic loader refuses.
     private static func brokenLibraries(_ names: [String]) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory(prefix: "broken-libraries")

@@ -7,7 +7,7 @@ import Testing
 /// Keeping, deleting, re-fetching and checking what is in the Episodes directory, through the
 /// binary: `delete`, `keep`, `download --force`, `verify`, `clean`, `--playlist`, and the digest
 /// each finished file is recorded with.
-@Suite struct LibraryMaintenanceTests {
+@Suite(.timeLimit(.minutes(5))) struct LibraryMaintenanceTests {
     private static let bodies = (1...3).map { ResumeScenario.media(seed: UInt64(90 + $0), size: 150_000 + $0) }
     private static let titles = ["One", "Two", "Three"]
 

@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// The man page in `man/podcast.1` and what `make install` puts under PREFIX.
-@Suite struct ManualTests {
+@Suite(.timeLimit(.minutes(5))) struct ManualTests {
     /// The package's root, where `man/` and the Makefile are.
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private static var page: String { root.appendingPathComponent("man/podcast.1").path }

@@ -5,7 +5,7 @@ import Testing
 
 /// `--name-template`, `--portable-names` and a subscription's own template, through the binary:
 /// where the files land, whatever the feed's values try.
-@Suite(.timeLimit(.minutes(3))) struct NameTemplateCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct NameTemplateCommandTests {
     private static let media = Data("not really audio, but bytes to keep".utf8)
 
     /// Two episodes of one batch that would get the same file name: the one listed first gets

@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// Downloads from a real nginx: a production server's framing, sendfile and validators.
-@Suite(.enabled(if: NginxServer.isAvailable, "nginx-light is installed by make setup"))
+@Suite(.enabled(if: NginxServer.isAvailable, "nginx-light is installed by make setup"), .timeLimit(.minutes(5)))
 struct NginxDownloadTests {
     @Test func episodesFromNginxArriveByteForByte() async throws {
         let nginx = try await NginxServer()

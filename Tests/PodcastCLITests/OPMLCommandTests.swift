@@ -5,7 +5,7 @@ import Testing
 
 /// `podcast import` and `podcast export` through the built binary: a round trip between two
 /// homes keeps every subscription, a real app's export is read, a broken file gets one line.
-@Suite(.timeLimit(.minutes(2))) struct OPMLCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLCommandTests {
     private func subscriptions(_ podcast: PodcastBinary) async throws -> [[String: Any]] {
         let listed = try await podcast.run(["subscriptions", "--json"])
         #expect(listed.status == 0, "subscriptions: \(listed.stderr)")

@@ -5,7 +5,7 @@ import Testing
 
 /// What the commands write, and how much: output errors, --quiet, --verbose, plain progress
 /// lines off a terminal, signals, and the smaller wording fixes.
-@Suite(.timeLimit(.minutes(3))) struct OutputBehaviourTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputBehaviourTests {
     private static func feed(_ items: String, title: String = "Output Show") -> Data {
         Data("<rss><channel><title>\(title)</title>\(items)</channel></rss>".utf8)
     }

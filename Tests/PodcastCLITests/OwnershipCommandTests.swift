@@ -5,7 +5,7 @@ import Testing
 
 /// What podcast may delete or write over, through the built binary: only files it wrote, unchanged
 /// since, for a reason of their own. Each test is one of the red team's reproductions.
-@Suite(.timeLimit(.minutes(3))) struct OwnershipCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnershipCommandTests {
     /// One item of a hand-made feed: no guid, so its identity is its enclosure's address.
     private struct Item {
         var title: String

@@ -5,7 +5,7 @@ import Testing
 
 /// The second red team's reproductions through the built binary (issue 27): an upgraded store and
 /// the new identity rules. Each test fails on the code it was written against.
-@Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeam2Tests {
+@Suite(.timeLimit(.minutes(5))) struct OwnershipRedTeam2Tests {
     /// Takes the store back to before the upgrade's data steps (the last three migrations: which
     /// file each finished file is, identities, feed addresses), so the next run carries them out
     /// on the rows the earlier version wrote, as an upgrade would.

@@ -6,7 +6,7 @@ import Testing
 /// The red team's reproductions through the built binary: each test is one way podcast still
 /// deletes a file it did not write, or one that is not the reason's own. Each fails on the code it
 /// was written against.
-@Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeamTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnershipRedTeamTests {
     // MARK: R1. A symbolic link swapped in for a podcast folder
 
     /// A podcast folder replaced by a symbolic link to another folder (the user's archive of

@@ -5,7 +5,7 @@ import Testing
 
 /// `podcast pause`, `podcast resume` and `podcast cancel` from another process, on the worker's
 /// downloads and on a foreground download.
-@Suite(.timeLimit(.minutes(3))) struct PauseCancelTests {
+@Suite(.timeLimit(.minutes(5))) struct PauseCancelTests {
     /// Two held-back episodes of 600,000 bytes the worker is downloading, each with 20,000 bytes
     /// or more on disk; oldest first, as `BackgroundScenario.show` returns them.
     private func twoRunningInTheBackground() async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode], WorkerGuard) {

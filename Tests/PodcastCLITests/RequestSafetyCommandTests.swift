@@ -6,7 +6,7 @@ import Testing
 /// The built binary keeps what a user hands it safe: `--header`s reach only the servers they were
 /// given for, a background batch keeps them out of the state store, credentials in a feed's URLs
 /// are never printed, and a redirect from https to plain http is refused unless allowed.
-@Suite(.serialized) struct RequestSafetyCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct RequestSafetyCommandTests {
     private static let secret = "s3cret-token-4711"
 
     /// A home that has listed a one-episode feed served by `server`, whose enclosure is `enclosure`.

@@ -7,7 +7,7 @@ import Testing
 /// One `podcast download` run against servers that fail the way real ones do: each failure is
 /// retried as its kind deserves (at once with Range, after a back-off, from the enclosure URL,
 /// or not at all), and what arrives is never fetched again.
-@Suite struct ResilienceTests {
+@Suite(.timeLimit(.minutes(5))) struct ResilienceTests {
     private static let title = "Flaky"
     private static let path = "/media/flaky.mp3"
     private static let size = 800_000

@@ -7,7 +7,7 @@ import Testing
 /// `podcast resume` after an interrupted download: what it asks the server (Range, If-Range) and
 /// how it takes each answer (206 append, 200 start over, 416 done or start over), always ending
 /// with the server's current file byte for byte.
-@Suite struct ResumeCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumeCommandTests {
     private static let path = "/media/r.mp3"
     private static let title = "Resumed"
     private static let size = 600_000

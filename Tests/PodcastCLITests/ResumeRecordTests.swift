@@ -6,7 +6,7 @@ import Testing
 /// The resume records in the store: what an interruption leaves, and that a record that is
 /// wrong, unreadable or missing, or an episode claimed by another process, never leaves an
 /// episode stuck or fetched twice.
-@Suite struct ResumeRecordTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumeRecordTests {
     private static let size = 500_000
     private static let stopAt = 120_000
 

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast search` through the built binary against a loopback iTunes server.
-@Suite struct SearchCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SearchCommandTests {
     private static let javascript = [("Content-Type", "text/javascript; charset=utf-8")]
 
     private func serving(_ fixture: String) throws -> LoopbackServer {

@@ -7,7 +7,7 @@ import Testing
 /// warning names the feed), listed, shown, downloaded, subscribed to and updated, with text and
 /// `--json` output; and the files podcast writes for the user (`--with info`) hide them too.
 /// Only `export` writes the feed's URL as subscribed: that file is the user's own.
-@Suite(.timeLimit(.minutes(3))) struct SecretRedactionCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SecretRedactionCommandTests {
     /// A two-page feed at `/<folder>/p1.xml` whose next page (`p2.xml`) answers 404; its first
     /// episode's media is served, its second's is missing. `enclosureQuery` follows each media
     /// URL, and the show notes link to a page with a token of their own.

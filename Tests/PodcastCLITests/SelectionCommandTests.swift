@@ -5,7 +5,7 @@ import Testing
 /// Every selection word and filter of `podcast download`, and downloading straight from a feed
 /// (URL, path, `file://` URL, `itunes:<id>`), through the built binary. The show has eight
 /// episodes, one a day from 2026-11-01 08:00 UTC; listing number n is episode 9-n.
-@Suite struct SelectionCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SelectionCommandTests {
     /// A served show of eight episodes and a fresh home (`itunes` its iTunes API when given).
     private func servedShow(itunes: Bool = false) throws -> (ServedShow, PodcastBinary) {
         let server = try LoopbackServer()

@@ -7,7 +7,7 @@ import Testing
 /// library's too) with its typed value and origin, the file takes plain numbers for sizes and
 /// rates and `/dev/null` for no file, typos get the word meant, and a stored setting that no
 /// longer reads is an error naming its subscription.
-@Suite(.timeLimit(.minutes(2))) struct SettingsCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SettingsCommandTests {
     private static func settings(_ stdout: String) throws -> [String: [String: Any]] {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
         let list = try #require(document["settings"] as? [[String: Any]])

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast show <n>`: one episode's details and show notes, from the feed podcast keeps.
-@Suite(.timeLimit(.minutes(2))) struct ShowCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ShowCommandTests {
     private static let feed = Data("""
         <rss version="2.0"><channel><title>Notes Show</title>
         <item><title>With Notes</title><guid>n-1</guid><link>https://example.com/ep1</link>

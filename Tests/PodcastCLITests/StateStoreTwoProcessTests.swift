@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// The state store shared by separate processes, driven through `podcast-store-probe`.
-@Suite struct StateStoreTwoProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct StateStoreTwoProcessTests {
     @Test func readerSeesOnlyWholeSearchesWhileWriterReplacesThem() async throws {
         try await withNewDatabase { database in
             // The writer starts only once the reader has read once, and the reader reads until it

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `podcast status`: the progress buffer read while a worker writes it.
-@Suite(.timeLimit(.minutes(3))) struct StatusCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct StatusCommandTests {
     @Test func statusJSONShowsProgressGrowingWhileTheWorkerRuns() async throws {
         let server = try LoopbackServer()
         // Held back: each attempt gets 20,000 bytes more, a second apart.

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// `status` after a backlog, `history`, the listing numbers rows carry, and `pause <selection>`.
-@Suite struct StatusHistoryTests {
+@Suite(.timeLimit(.minutes(5))) struct StatusHistoryTests {
     /// `count` small episodes, all downloaded in a fresh home.
     private func downloadedHome(count: Int) async throws -> (LoopbackServer, PodcastBinary) {
         let server = try LoopbackServer()

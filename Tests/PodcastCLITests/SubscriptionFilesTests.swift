@@ -6,7 +6,7 @@ import Testing
 /// What subscriptions do to files through the built binary: `--keep` and `unsubscribe
 /// --delete-files` delete only what podcast downloaded for that subscription, never a file the
 /// user put next to it or another podcast's; `catch-up` leaves the next update nothing to fetch.
-@Suite struct SubscriptionFilesTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionFilesTests {
     /// A file of the user's in `folder`, dated older than every episode (so a rule going by names
     /// or dates alone would pick it first); returns its name.
     private func userFile(in folder: String, bytes: Data) throws -> String {

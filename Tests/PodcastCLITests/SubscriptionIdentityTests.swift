@@ -5,7 +5,7 @@ import Testing
 
 /// One subscription per feed address however it is written (`FeedAddress`), through the built
 /// binary: the spellings are one subscription, and its episodes are downloaded once.
-@Suite(.timeLimit(.minutes(3))) struct SubscriptionIdentityTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionIdentityTests {
     @Test func threeSpellingsOfOneFeedAreOneSubscriptionDownloadedOnce() async throws {
         let server = try LoopbackServer()
         let show = ServedShow("Loopback Hour", slug: "hour", episodes: 3, on: server)

@@ -6,7 +6,7 @@ import Testing
 /// `podcast update` through the built binary when one subscription's feed says it moved onto
 /// another subscription's address: the move is refused and said, and nothing of the other feed
 /// is recorded or downloaded under the subscription that would have moved (issue 27, finding 5).
-@Suite(.timeLimit(.minutes(3))) struct SubscriptionMoveTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionMoveTests {
     /// Two shows on one server, both subscribed, each with its newest episode downloaded:
     /// Alpha's episode 2, Bravo's episode 3.
     private static func twoSubscriptions() async throws -> (LoopbackServer, ServedShow, ServedShow, PodcastBinary) {

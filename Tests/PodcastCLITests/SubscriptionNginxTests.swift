@@ -4,7 +4,7 @@ import Testing
 
 /// `podcast update` against a real nginx, which makes its own ETag and Last-Modified from the
 /// file and answers conditional requests itself.
-@Suite(.enabled(if: NginxServer.isAvailable, "nginx is not installed (make setup installs nginx-light)"))
+@Suite(.enabled(if: NginxServer.isAvailable, "nginx is not installed (make setup installs nginx-light)"), .timeLimit(.minutes(5)))
 struct SubscriptionNginxTests {
     /// The feed of `count` episodes on `nginx`, newest first; episode n at `/media/n.mp3`.
     private func feed(_ count: Int, bodies: [Data]) -> Data {

@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 
 /// `<subscription>` as a user types it: a title in other letter case, or a near miss.
-@Suite(.timeLimit(.minutes(2))) struct SubscriptionReferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionReferenceTests {
     /// A home subscribed (without fetching anything) to feeds titled `titles`.
     private func subscribed(to titles: [String]) async throws -> PodcastBinary {
         let podcast = try PodcastBinary()

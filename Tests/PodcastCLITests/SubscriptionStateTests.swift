@@ -6,7 +6,7 @@ import Testing
 /// The settings and states of subscriptions that must take, through the built binary: a changed
 /// `--first`, a gone feed revived, `catch-up` after a fetch, every feed of `subscribe` reported,
 /// what `--keep` may remove, deleted episodes in `history`, and what `resume` leaves alone.
-@Suite(.timeLimit(.minutes(3))) struct SubscriptionStateTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionStateTests {
     // MARK: --first
 
     @Test func firstZeroOnAnExistingSubscriptionKeepsTheBaselineFromDownloading() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// `podcast update` left to itself, through the built binary: cron overlapping a manual run, a
 /// kill -9 in the middle, output fit for a mail from cron, `-q`, the background worker, and the
 /// systemd unit that ships in `contrib/systemd`.
-@Suite struct SubscriptionUnattendedTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionUnattendedTests {
     /// Two updates started together while the new episodes arrive slowly: every episode is
     /// requested once in all, both end well, and each file is there once.
     @Test func twoUpdatesAtOnceFetchEachEpisodeOnce() async throws {

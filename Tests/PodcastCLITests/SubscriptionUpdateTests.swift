@@ -7,7 +7,7 @@ import Testing
 /// the baseline downloads, what a later fetch makes new, conditional GET, feeds that move, vanish,
 /// fail or rewrite their identities. Each test asserts the exit code, the files on disk and what
 /// the server was asked.
-@Suite struct SubscriptionUpdateTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionUpdateTests {
     @Test func theFirstUpdateDownloadsOnlyTheNewestFirstEpisodes() async throws {
         let server = try LoopbackServer()
         let show = ServedShow("Loopback Hour", slug: "hour", episodes: 4, on: server)

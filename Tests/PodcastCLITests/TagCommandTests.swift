@@ -5,7 +5,7 @@ import Testing
 
 /// `--tag`: MP3, M4A and Opus files made by ffmpeg, tagged by podcast with TagLib and read back
 /// with ffprobe; a file TagLib cannot read is kept untagged, byte for byte, with a warning.
-@Suite(.enabled(if: LibraryScenario.hasFFmpeg, "ffmpeg is not installed (make setup installs it)"))
+@Suite(.enabled(if: LibraryScenario.hasFFmpeg, "ffmpeg is not installed (make setup installs it)"), .timeLimit(.minutes(5)))
 struct TagCommandTests {
     @Test func mp3M4AAndOpusFilesAreTaggedAndReadBack() async throws {
         let server = try LoopbackServer()

@@ -5,7 +5,7 @@ import Testing
 
 /// The live displays on a pseudo-terminal: `download` and `status --watch` fit the terminal,
 /// keep their columns, redraw after a resize and give the cursor back on Ctrl-Z.
-@Suite(.timeLimit(.minutes(3))) struct TerminalDisplayTests {
+@Suite(.timeLimit(.minutes(5))) struct TerminalDisplayTests {
     /// Twelve episodes that each send 20,000 bytes and then stall (the default stall timeout is a
     /// minute, longer than any test here), listed in a fresh home.
     private func stalledShow() async throws -> (LoopbackServer, PodcastBinary, [BackgroundScenario.Episode]) {

@@ -5,7 +5,7 @@ import Testing
 /// Red team of issue 28 (`update` as a pipeline with deadlines), through the built binary: a
 /// hostile feed server and a careless user. Each test states what should happen; a failing one
 /// is a finding.
-@Suite(.timeLimit(.minutes(4))) struct UpdatePipelineRedTeamTests {
+@Suite(.timeLimit(.minutes(5))) struct UpdatePipelineRedTeamTests {
     /// Lines of `result`'s stderr that announce a skipped host.
     private static func skipNotices(_ result: ChildProcess.Result) -> [String] {
         result.stderrLines.filter { $0.contains("did not answer twice") }

@@ -6,7 +6,7 @@ import Testing
 /// carry no download headers, a dripping feed and a dead host hold back no other feed's new
 /// episode and end within their deadlines, a killed update's temporary files are removed, and a
 /// round of unchanged feeds writes no temporary file.
-@Suite(.timeLimit(.minutes(2))) struct UpdatePipelineTests {
+@Suite(.timeLimit(.minutes(5))) struct UpdatePipelineTests {
     /// The requests `server` received for `path`.
     private static func requests(_ server: LoopbackServer, _ path: String) -> [RecordedRequest] {
         server.requests.filter { $0.target == path }

@@ -4,7 +4,7 @@ import Testing
 @testable import PodcastKit
 
 /// The worker lock and the store's side of background batches and stop requests.
-@Suite struct BackgroundStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundStoreTests {
     private static func settings(concurrency: Int = 3) -> QueuedSettings {
         var settings = Settings()
         settings.episodesDirectory = "/srv/podcasts"

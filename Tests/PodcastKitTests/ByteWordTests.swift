@@ -1,7 +1,7 @@
 import Testing
 @testable import PodcastKit
 
-@Suite struct ByteWordTests {
+@Suite(.timeLimit(.minutes(5))) struct ByteWordTests {
     /// `firstOffset` against a byte-by-byte scan, on words made to trip the borrow of the
     /// zero-byte trick: the searched bytes, the bytes one above and below them, 0x00, 0x01, 0x7F,
     /// 0x80 and 0xFF, in every order (all 12^4 words of four such bytes, in each half of the word),

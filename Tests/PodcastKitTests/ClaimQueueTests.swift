@@ -4,7 +4,7 @@ import Testing
 /// `ClaimQueue`: which of a batch's items are claimed next and in what group sizes (16, doubling,
 /// never more than 256), which claimed episode starts next (oldest first, or the first a rule
 /// picks), and that an earlier run's record is handed over once.
-@Suite(.timeLimit(.minutes(1))) struct ClaimQueueTests {
+@Suite(.timeLimit(.minutes(5))) struct ClaimQueueTests {
     private func record(_ identity: String) -> DownloadRecord {
         DownloadRecord(
             feed: "http://h/feed.xml", identity: identity, podcastTitle: "Show", title: identity, url: "http://h/\(identity).mp3",

@@ -7,7 +7,7 @@ import Testing
 /// artwork). The batch's retry scheduler decides as for episodes; an attempt continues the partial
 /// file only when a validator vouches for it; a companion that cannot be fetched is dropped with a
 /// warning (the episode stays), and silently when the batch stopped. On a clock the test sets.
-@Suite(.timeLimit(.minutes(1))) struct CompanionFetchTests {
+@Suite(.timeLimit(.minutes(5))) struct CompanionFetchTests {
     private static let url = "http://127.0.0.1:8080/one.vtt"
     private let start = ContinuousClock.now
     private let item = DownloadItem(

@@ -2,7 +2,7 @@ import Foundation
 import PodcastKit
 import Testing
 
-@Suite struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
     @Test func readsEveryKnownSetting() throws {
         let configuration = try Configuration.parse(
             """
@@ -138,7 +138,7 @@ import Testing
     }
 }
 
-@Suite struct PodcastPathsTests {
+@Suite(.timeLimit(.minutes(5))) struct PodcastPathsTests {
     @Test func followsTheContractsPrecedence() {
         let xdg = PodcastPaths(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/cfg"])
         #expect(xdg.home == "/data/podcast")

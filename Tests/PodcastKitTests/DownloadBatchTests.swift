@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// A batch driven directly, on its own thread: a real store, a real engine, the loopback server.
-@Suite struct DownloadBatchTests {
+@Suite(.timeLimit(.minutes(5))) struct DownloadBatchTests {
     /// Runs `work` on a thread of its own (a batch blocks its thread) and returns its result, or
     /// fails the test when it takes more than a minute.
     private static func runBounded(_ work: @escaping @Sendable () throws -> BatchOutcome) async throws -> BatchOutcome? {

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// `EpisodeDownload`: one episode's state machine, event by event, on a clock the test sets.
-@Suite struct EpisodeDownloadTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeDownloadTests {
     private static let url = "http://127.0.0.1:8080/media/one.mp3"
     private let start = ContinuousClock.now
     private let item = DownloadItem(

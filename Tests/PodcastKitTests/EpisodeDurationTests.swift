@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite struct EpisodeDurationTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeDurationTests {
     @Test(arguments: [
         ("3600", 3_600),
         ("0", 0),

@@ -8,7 +8,7 @@ import Testing
 /// triage recognising an episode it has seen under another identity by title and date
 /// (`EpisodeTriage.sameEpisodes`), so that a store made by the old rule does not download its
 /// back catalogue again.
-@Suite(.timeLimit(.minutes(3))) struct EpisodeIdentityTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeIdentityTests {
     private static func key(_ url: String) -> String { EnclosureIdentity.key(of: url) }
 
     // MARK: EnclosureIdentity

@@ -9,7 +9,7 @@ import Testing
 /// the episode's own earlier copy is replaced only while unchanged; otherwise `name (2)`, `name (3)`,
 /// … in turn. A file podcast did not write is never replaced, and two episodes wanting one name
 /// get it in the batch's order. Real files in a temporary folder, a real store.
-@Suite(.timeLimit(.minutes(1))) struct EpisodePlacementTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodePlacementTests {
     private static let feed = "http://h/feed.xml"
     private static let served = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 13) })
 

@@ -6,7 +6,7 @@ import Testing
 /// `StateStore.rekeyEpisode` and `moveEpisodeRecords`: an episode's records move together, and a
 /// record that cannot move (the same episode has a download record under the new key already)
 /// keeps its companions, so no file changes hands.
-@Suite(.timeLimit(.minutes(1))) struct EpisodeRecordsTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeRecordsTests {
     private static let feed = "http://h/feed.xml"
 
     private func store() throws -> (StateStore, TemporaryDirectory) {

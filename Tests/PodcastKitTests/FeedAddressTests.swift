@@ -3,7 +3,7 @@ import Testing
 
 /// One feed address, however it is written: the scheme and host's case, a default port and a
 /// fragment make no second subscription; everything else of the address is kept as written.
-@Suite struct FeedAddressTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedAddressTests {
     @Test(arguments: [
         ("HTTP://Example.COM/Feed.xml", "http://example.com/Feed.xml"),
         ("http://example.com/feed.xml#latest", "http://example.com/feed.xml"),

@@ -3,7 +3,7 @@ import PodcastKit
 import PodcastTestSupport
 import Testing
 
-@Suite struct FeedDateTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedDateTests {
     /// Inputs whose fixture expectation conflicts with another case once one parser reads every form,
     /// with the behaviour chosen and why.
     static let resolvedConflicts: [String: (expected: Int?, reason: String)] = [

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// The fetcher against a loopback server: conditional GET, moves, pages, errors.
-@Suite struct FeedFetcherTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedFetcherTests {
     /// A fetcher with its own state store and cache directory.
     private final class Fixture {
         let directory: TemporaryDirectory

@@ -6,7 +6,7 @@ import Testing
 /// A feed's move onto an address another subscription has (issue 27, finding 5): `FeedRefresh`
 /// refuses it before anything of the document there is used, and the store, as a second guard,
 /// records nothing of a document read there.
-@Suite(.timeLimit(.minutes(3))) struct FeedMoveRefusalTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedMoveRefusalTests {
     private static let bravo = FeedRefresh.Owner(subscription: 2, title: "Bravo")
     /// Alpha (1) at http://a/feed.xml, Bravo (2) at http://b/feed.xml and, earlier, http://b/old.xml.
     private static let owners = [

@@ -34,7 +34,7 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
     }
 }
 
-@Suite struct FeedParserTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedParserTests {
     // MARK: Real feeds
 
     @Test func serialShowReadsEveryEpisodeNewestFirst() throws {

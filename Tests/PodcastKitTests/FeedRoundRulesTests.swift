@@ -5,7 +5,7 @@ import Testing
 /// The rules of a round of feeds, without a server: which hosts are skipped, which temporary
 /// files are leftovers, what a listing reads when nothing changed, why a feed failed, and
 /// which headers a feed request carries.
-@Suite(.timeLimit(.minutes(1))) struct FeedRoundRulesTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedRoundRulesTests {
     @Test func aHostIsSkippedAfterTwoFailuresToAnswerWithNoAnswerBetween() {
         var watch = HostWatch()
         let first = watch.failed("a:80")

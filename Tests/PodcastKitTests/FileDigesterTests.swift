@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The digests of finished files, taken beside the downloads.
-@Suite struct FileDigesterTests {
+@Suite(.timeLimit(.minutes(5))) struct FileDigesterTests {
     @Test func everyFileAskedForGetsItsSHA256AndAMissingOneNil() throws {
         let directory = try TemporaryDirectory(prefix: "digester")
         let bodies = (1...5).map { Data((0..<(100_000 * $0)).map { UInt8(truncatingIfNeeded: $0 &* 7) }) }

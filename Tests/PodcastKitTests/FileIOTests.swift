@@ -2,7 +2,7 @@ import Foundation
 import PodcastKit
 import Testing
 
-@Suite struct FileIOTests {
+@Suite(.timeLimit(.minutes(5))) struct FileIOTests {
     @Test func relativeDirectoriesAreMadeUnderTheCurrentDirectory() throws {
         let name = ".build/fileio-test-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: name) }

@@ -6,7 +6,7 @@ import Testing
 /// `FileOwnership`: the one check before podcast deletes or writes over a file. Real files, a real
 /// store: a file is podcast's only if the store records it, it is unchanged, and the reason at hand
 /// is its own.
-@Suite(.timeLimit(.minutes(1))) struct FileOwnershipTests {
+@Suite(.timeLimit(.minutes(5))) struct FileOwnershipTests {
     private static let feed = "http://h/feed.xml"
     private static let key = EpisodeKey(feed: feed, identity: "g1")
     private static let audio = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 31) })

@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct HTMLTextTests {
+@Suite(.timeLimit(.minutes(5))) struct HTMLTextTests {
     @Test(arguments: [
         // Tags and block structure.
         ("<p>Hello <b>world</b></p>", "Hello world"),
@@ -161,7 +161,7 @@ import Testing
 
 /// The byte table the converter copies text runs with: every character past ASCII is written as
 /// it is but U+0080–U+00A0, the C1 controls and the no-break space, which read as a space.
-@Suite struct HTMLTextCharacterTests {
+@Suite(.timeLimit(.minutes(5))) struct HTMLTextCharacterTests {
     @Test func everyCharacterPastASCIIIsKeptOrReadAsASpace() {
         var wrong: [UInt32] = []
         for value in 0x80...0xFFFF {

@@ -4,7 +4,7 @@ import CCurl
 import PodcastTestSupport
 import Testing
 
-@Suite struct HTTPClientTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPClientTests {
     private let client = HTTPClient(settings: HTTPSettings(stallTimeout: 1, maxRedirects: 3))
 
     @Test func followsRedirectsAndReportsWhereTheBodyCameFrom() throws {

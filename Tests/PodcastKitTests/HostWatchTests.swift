@@ -5,7 +5,7 @@ import Testing
 /// that fails to answer twice with no answer between is skipped for the rest of the round (said
 /// once); which failures count as "did not answer" and which host they blame; a time-out named
 /// by the deadline that ran out; the first-byte timeout never longer than the feed's deadline.
-@Suite(.timeLimit(.minutes(1))) struct HostWatchTests {
+@Suite(.timeLimit(.minutes(5))) struct HostWatchTests {
     private static let feed = "http://feeds.example.com/a.xml"
 
     private func failure(_ kind: FailedTransfer.Kind, url: String = feed, received: Int64 = 0) -> FailedTransfer {

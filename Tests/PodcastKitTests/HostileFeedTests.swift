@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 
 /// Every hostile document is refused or read harmlessly: no crash, no hang, no expansion, no fetch.
-@Suite struct HostileFeedTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileFeedTests {
     /// Every file under fixtures/hostile, relative to the fixtures folder.
     static let hostileFiles: [String] = {
         let root = Fixtures.directory.appending(path: "hostile")

@@ -3,7 +3,7 @@ import PodcastKit
 import PodcastTestSupport
 import Testing
 
-@Suite struct ITunesCatalogTests {
+@Suite(.timeLimit(.minutes(5))) struct ITunesCatalogTests {
     /// A catalogue pointed at a loopback server; holding it keeps the server running.
     private struct Served {
         let server: LoopbackServer

@@ -5,7 +5,7 @@ import Testing
 
 /// The upgrade that makes fallback identities again by `EnclosureIdentity`: every record of an
 /// episode without a guid keeps meaning that episode, so nothing is shown new or fetched again.
-@Suite(.timeLimit(.minutes(1))) struct IdentityMigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct IdentityMigrationTests {
     private static let feed = "http://h/feed.xml"
     private static let tracked = "https://dts.podtrac.com/redirect.mp3/h.example/e1.mp3?token=abc"
     private static let old = "enclosure:" + tracked

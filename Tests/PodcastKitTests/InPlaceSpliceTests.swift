@@ -6,7 +6,7 @@ import Testing
 /// An MP3's tags spliced into the served file itself: the padding that makes the room whole
 /// blocks, the splice on a file system that inserts them (ext4 here), its undoing when the disk
 /// refuses a block, and a copy instead on one that cannot insert (tmpfs).
-@Suite struct InPlaceSpliceTests {
+@Suite(.timeLimit(.minutes(5))) struct InPlaceSpliceTests {
     /// An ID3v2 tag of `length` bytes, version `version`: its header, then frame-like bytes (no
     /// zero byte, which would read as padding).
     static func tag(length: Int, version: UInt8 = 4, flags: UInt8 = 0) -> [UInt8] {

@@ -8,7 +8,7 @@ import Testing
 /// arrived when that is the algorithm, else by reading the file again); a mismatch fetches the file
 /// once more from byte 0, even after a resumed attempt, and a second mismatch fails the episode for
 /// good (`EpisodeDownload.digestMismatched`); a stopped batch pauses it instead of fetching again.
-@Suite(.timeLimit(.minutes(1))) struct IntegrityRefetchTests {
+@Suite(.timeLimit(.minutes(5))) struct IntegrityRefetchTests {
     private static let content = Data("episode audio\n".utf8)
     private static let sha256 = "tgVzsqdik/gHQW927pBVZ3CRxKTK/2PjvjWAvYBq6pQ="
     private static let sha384 = "JmvThVAlsdrPsACRUdDItrJgnBpW0T+Cfuip0smofhq7+QWqifwvTIGBdqC/kwZT"

@@ -3,7 +3,7 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-@Suite struct IntegrityTests {
+@Suite(.timeLimit(.minutes(5))) struct IntegrityTests {
     /// Digests of `content`, standard base64.
     static let content = "episode audio\n"
     static let sha256 = "tgVzsqdik/gHQW927pBVZ3CRxKTK/2PjvjWAvYBq6pQ="

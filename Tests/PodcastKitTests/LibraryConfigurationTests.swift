@@ -4,7 +4,7 @@ import Testing
 
 /// The configuration file's library keys: `name-template`, `portable-names`, `with`,
 /// `transcript-types`, `tag`, `playlist`.
-@Suite struct LibraryConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct LibraryConfigurationTests {
     @Test func readsEveryLibraryKey() throws {
         let configuration = try Configuration.parse(
             """

@@ -4,7 +4,7 @@ import Testing
 
 /// What `--with`, `--transcript-types` and the stored library settings mean, and which format a
 /// download's first bytes say it is.
-@Suite struct LibrarySettingsTests {
+@Suite(.timeLimit(.minutes(5))) struct LibrarySettingsTests {
     @Test func companionListsReadCommaSeparatedOrAsWords() throws {
         #expect(try Companion.set(from: ["transcript, image"]) == [.transcript, .image])
         #expect(try Companion.set(from: ["info", "chapters"]) == [.info, .chapters])

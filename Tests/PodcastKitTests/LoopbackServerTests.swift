@@ -3,7 +3,7 @@ import Glibc
 import PodcastTestSupport
 import Testing
 
-@Suite struct LoopbackServerTests {
+@Suite(.timeLimit(.minutes(5))) struct LoopbackServerTests {
     // MARK: Plain responses
 
     @Test func fixedRouteSendsBodyWithContentLength() throws {

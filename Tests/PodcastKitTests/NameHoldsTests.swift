@@ -3,7 +3,7 @@ import Testing
 
 /// `NameHolds`: episodes of one batch that want the same name get it in the order they are
 /// admitted (the batch's order), whatever the order they finish in.
-@Suite(.timeLimit(.minutes(1))) struct NameHoldsTests {
+@Suite(.timeLimit(.minutes(5))) struct NameHoldsTests {
     /// `/E/Show/Same.mp3`, `/E/Show/Same (2).mp3`, …
     private static func candidate(_ attempt: Int) -> String {
         "/E/Show/Same" + (attempt == 1 ? "" : " (\(attempt))") + ".mp3"

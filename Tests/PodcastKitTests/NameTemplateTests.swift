@@ -4,7 +4,7 @@ import Testing
 
 /// Name templates: every field, values that try to escape, names FAT and SMB refuse, and the
 /// templates that are refused.
-@Suite struct NameTemplateTests {
+@Suite(.timeLimit(.minutes(5))) struct NameTemplateTests {
     private let november20 = Date(timeIntervalSince1970: 1_795_161_600)
 
     private func values(

@@ -31,7 +31,7 @@ private func opml(_ body: String) -> String {
     """
 }
 
-@Suite(.timeLimit(.minutes(1))) struct OPMLReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLReaderTests {
     @Test func nestedCategoryOutlinesAreFlattenedInFileOrder() throws {
         let document = try readOPML(opml("""
             <outline text="News">
@@ -190,7 +190,7 @@ private func opml(_ body: String) -> String {
     }
 }
 
-@Suite struct OPMLBrokenFileTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLBrokenFileTests {
     @Test func truncatedFileIsBrokenAtItsEnd() {
         #expect(failure("<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n<body>\n<outline text=\"a\" xmlUrl=\"https://example.com/a\"/>\n")
             == "OPML file subscriptions.opml: broken XML at line 5:1 (Premature end of data in tag body line 3); "
@@ -256,7 +256,7 @@ private func opml(_ body: String) -> String {
 }
 
 /// Entity declarations stop the parse: nothing is expanded, nothing is fetched.
-@Suite struct OPMLHostileFileTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLHostileFileTests {
     @Test func billionLaughsIsRefused() {
         let laughs = """
             <?xml version="1.0"?>
@@ -309,7 +309,7 @@ private func opml(_ body: String) -> String {
     }
 }
 
-@Suite struct OPMLWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLWriterTests {
     /// 2026-11-20 08:00:00 UTC, a Friday.
     static let created = Date(timeIntervalSince1970: 1_795_161_600)
 
@@ -376,7 +376,7 @@ private func opml(_ body: String) -> String {
 
 /// Real OPML files from other projects' test suites (Tests/Fixtures/opml, provenance in
 /// ORIGINS.tsv) and our own stand-ins for gPodder's and AntennaPod's exports (own/opml).
-@Suite struct OPMLFixtureTests {
+@Suite(.timeLimit(.minutes(5))) struct OPMLFixtureTests {
     /// What reading a fixture gives: how many feeds (and some of them), or where it is broken.
     enum Expectation: Sendable {
         case outlines(Int, skipped: Int = 0, duplicates: Int = 0, including: [OPMLOutline] = [])

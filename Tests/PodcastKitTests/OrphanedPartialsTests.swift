@@ -5,7 +5,7 @@ import PodcastTestSupport
 import Testing
 
 /// `OrphanedPartials`: partial files no record names are removed; named or fresh ones never.
-@Suite struct OrphanedPartialsTests {
+@Suite(.timeLimit(.minutes(5))) struct OrphanedPartialsTests {
     /// Writes `bytes` bytes to `path`, last modified `age` seconds ago.
     private func write(_ path: String, bytes: Int, age: Int) throws {
         try Data(repeating: 7, count: bytes).write(to: URL(filePath: path))

@@ -7,7 +7,7 @@ import Testing
 /// The red team's reproductions against `FileOwnership` and its callers, below the binary: each
 /// test is one way podcast still deletes a file it did not write, or one changed since, or one
 /// that is not the reason's own. Each fails on the code it was written against.
-@Suite(.timeLimit(.minutes(3))) struct OwnershipRedTeamUnitTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnershipRedTeamUnitTests {
     private static let feed = "http://h/feed.xml"
     private static let key = EpisodeKey(feed: feed, identity: "g1")
 

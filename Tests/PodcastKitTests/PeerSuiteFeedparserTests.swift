@@ -6,7 +6,7 @@ import Testing
 /// feedparser's test suite (`feeds/feedparser/`): each file's `Expect:` line, a Python expression
 /// over feedparser's result, evaluated against our feed wherever it concerns a field we output.
 /// Other clauses are counted as not applicable, never failed.
-@Suite struct PeerSuiteFeedparserTests {
+@Suite(.timeLimit(.minutes(5))) struct PeerSuiteFeedparserTests {
     /// Where we deliberately answer differently from feedparser, by fixture and by the feedparser
     /// key the clause reads (`entries.0.title`, `feed.link`, …). Our bugs do not belong here.
     static let allowlist: [PeerDifference] = [

@@ -5,7 +5,7 @@ import Testing
 
 /// gofeed's test suite (`feeds/gofeed/`): each `X.xml` read by us and compared field by field with
 /// gofeed's answer in `X.json`, wherever we output a counterpart.
-@Suite struct PeerSuiteGofeedTests {
+@Suite(.timeLimit(.minutes(5))) struct PeerSuiteGofeedTests {
     /// Where we deliberately answer differently from gofeed. A difference that is our bug does not
     /// belong here.
     static let allowlist: [PeerDifference] = [

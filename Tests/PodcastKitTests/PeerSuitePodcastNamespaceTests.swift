@@ -5,7 +5,7 @@ import Testing
 
 /// The Podcasting 2.0 example feed (`feeds/podcast-namespace/`) and the Anytime player's small
 /// Podcasting 2.0 feeds (`feeds/podcast_search-dart/`), with the values the files spell out.
-@Suite struct PeerSuitePodcastNamespaceTests {
+@Suite(.timeLimit(.minutes(5))) struct PeerSuitePodcastNamespaceTests {
     static let dartFixtures = PeerFixtures.files(in: "feeds/podcast_search-dart", suffixes: [".rss", ".xml"])
 
     /// A count guard: a missing or moved fixture folder fails here instead of running no case.

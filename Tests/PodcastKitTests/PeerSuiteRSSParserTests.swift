@@ -5,7 +5,7 @@ import Testing
 
 /// rss-parser's test suite (`feeds/rss-parser/`): each `input/NAME.rss|atom` read by us and compared
 /// with rss-parser's answer in `output/NAME.json`.
-@Suite struct PeerSuiteRSSParserTests {
+@Suite(.timeLimit(.minutes(5))) struct PeerSuiteRSSParserTests {
     /// Where we deliberately answer differently from rss-parser. A difference that is our bug does
     /// not belong here.
     static let allowlist: [PeerDifference] = [

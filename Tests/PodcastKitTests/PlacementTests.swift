@@ -10,7 +10,7 @@ import Testing
 /// when it is that very file, unchanged, and no other record names it (`DownloadBatch.placedFile`);
 /// a copy with the same bytes, an edited file, a longer one or a link to it are not. Real files in
 /// a temporary folder, a real store.
-@Suite(.timeLimit(.minutes(1))) struct PlacementTests {
+@Suite(.timeLimit(.minutes(5))) struct PlacementTests {
     private static let key = EpisodeKey(feed: "http://h/feed.xml", identity: "g1")
     private static let audio = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The M3U8 text: newest first, paths relative to the playlist's folder.
-@Suite struct PlaylistTests {
+@Suite(.timeLimit(.minutes(5))) struct PlaylistTests {
     @Test func entriesAreNewestFirstWithPathsRelativeToTheFolder() {
         let entries = [
             Playlist.Entry(path: "/e/Show/2026/a.mp3", title: "Old", published: Date(timeIntervalSince1970: 1_000)),

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// Whether a process that owns a download still runs: pid, boot, start time, and not a zombie.
-@Suite struct ProcessOwnerTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessOwnerTests {
     @Test func thisProcessIsAlive() {
         #expect(ProcessOwner.current.isAlive)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Temporary files are named for their process, so `podcast clean` removes only what a process
 /// that has ended left behind, with or without the extension a library needed.
-@Suite struct ProcessTemporaryTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessTemporaryTests {
     /// A process id no process has (above the default pid_max of 4,194,304 on 64-bit Linux).
     static let endedProcess = "4194305"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// When a progress line is drawn, on a set clock: nothing for the first second, then at most four
 /// times a second.
-@Suite struct ProgressPacingTests {
+@Suite(.timeLimit(.minutes(5))) struct ProgressPacingTests {
     private let start = ContinuousClock.now
 
     /// What `pacing` answers when asked at each of `milliseconds` after the start, in turn.

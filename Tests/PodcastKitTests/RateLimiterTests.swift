@@ -2,7 +2,7 @@
 import Testing
 
 /// The speed cap's bucket, on a clock the test sets.
-@Suite struct RateLimiterTests {
+@Suite(.timeLimit(.minutes(5))) struct RateLimiterTests {
     @Test func aFullBucketGivesAQuarterSecondThenRefillsAtTheCap() {
         let start = ContinuousClock.now
         let limiter = RateLimiter(bytesPerSecond: 400_000, now: start)

@@ -3,7 +3,7 @@ import PodcastKit
 import Testing
 
 /// Bare ampersands in sloppy feeds: read literally, with everything around them kept.
-@Suite struct ReferenceRepairTests {
+@Suite(.timeLimit(.minutes(5))) struct ReferenceRepairTests {
     @Test func bareAmpersandKeepsTheTextAndReferencesAfterIt() throws {
         let result = try parseRSS(["<title>Fish & Chips &amp; more &lt;3 &eacute;t&eacute; AT&T</title>"
             + "<enclosure url=\"https://cdn.example.com/a.mp3?a=1&b=2&amp;c=3\" type=\"audio/mpeg\"/>"])
@@ -50,7 +50,7 @@ import Testing
 
 /// libxml2 stops emitting named references after its first recoverable error, and copies only the
 /// first byte of an HTML entity into attribute values; both are repaired before it sees them.
-@Suite struct NamedReferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct NamedReferenceTests {
     @Test func referencesAfterARecoverableErrorSurvive() throws {
         // The mismatched tag is a recoverable error; everything after it still decodes.
         let result = try parseRSS([

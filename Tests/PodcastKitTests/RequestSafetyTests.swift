@@ -5,7 +5,7 @@ import Testing
 
 /// Which server a URL names, what is shown of its credentials, which headers go where, and which
 /// redirects are followed: pure decisions, then the HTTP client carrying them out on loopback.
-@Suite struct RequestSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestSafetyTests {
     // MARK: URLOrigin
 
     @Test func anOriginIsSchemeHostAndPortWithDefaultsAndWithoutCredentials() throws {

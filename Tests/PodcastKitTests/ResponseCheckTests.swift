@@ -2,7 +2,7 @@
 import Testing
 
 /// `ResponseCheck`: every row of the 200/206/416 decision table, on headers alone.
-@Suite struct ResponseCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct ResponseCheckTests {
     typealias Answer = ResponseCheck.Answer
 
     /// A partial file of 1,000 bytes of a 4,000-byte file, recorded with both validators.
@@ -137,7 +137,7 @@ import Testing
 }
 
 /// `BodyLimit`: how far a body may run past what we know of its length.
-@Suite struct BodyLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct BodyLimitTests {
     private static let mebibyte: Int64 = 1024 * 1024
     private let cap: Int64 = 16 * 1024 * mebibyte
 

@@ -8,7 +8,7 @@ import Testing
 /// ones; a record that vouches for more than the file holds, a file longer than the server's, or
 /// no validator to check it with all mean starting over, with the reason said. Real files in a
 /// temporary folder; no server.
-@Suite(.timeLimit(.minutes(1))) struct ResumePlanTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumePlanTests {
     private static let otherBoot = "00000000-0000-0000-0000-000000000000"
 
     /// A folder holding a partial file of `size` bytes (none for nil).

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// `RetryPolicy.decide`: what follows a failed attempt, on a clock and a jitter the test sets.
-@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     private let policy = RetryPolicy(retries: 3, firstWait: .seconds(2), longestWait: .seconds(60), budget: .seconds(100))
     private let start = ContinuousClock.now
     private static let url = "http://127.0.0.1/a.mp3"

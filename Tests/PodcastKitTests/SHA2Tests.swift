@@ -3,7 +3,7 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-@Suite struct SHA2Tests {
+@Suite(.timeLimit(.minutes(5))) struct SHA2Tests {
     static let twoBlocks448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
     static let twoBlocks896 = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
 

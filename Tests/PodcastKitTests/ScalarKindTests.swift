@@ -3,7 +3,7 @@ import Testing
 
 /// The byte-level tables the text path classifies characters with, held to Swift's own Unicode
 /// properties, and the string functions built on them held to what those properties give.
-@Suite struct ScalarKindTests {
+@Suite(.timeLimit(.minutes(5))) struct ScalarKindTests {
     /// What Swift's properties say `scalar` is, in `ScalarKind`'s terms.
     private static func expectedKind(_ scalar: Unicode.Scalar) -> ScalarKind {
         if scalar.properties.isWhitespace { return .whitespace }

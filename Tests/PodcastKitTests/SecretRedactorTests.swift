@@ -4,7 +4,7 @@ import Testing
 
 /// What the output boundary masks of the URLs in any text: credentials and the values of
 /// parameters named like secrets, wherever the URL sits, and nothing else, byte for byte.
-@Suite(.timeLimit(.minutes(1))) struct SecretRedactorTests {
+@Suite(.timeLimit(.minutes(5))) struct SecretRedactorTests {
     private func redacted(_ text: String) -> String { SecretRedactor.redacted(text) }
 
     // MARK: Credentials

@@ -2,7 +2,7 @@ import Foundation
 import PodcastKit
 import Testing
 
-@Suite struct SelectionTests {
+@Suite(.timeLimit(.minutes(5))) struct SelectionTests {
     @Test(arguments: [
         (["3"], [3]),
         (["1-5"], [1, 2, 3, 4, 5]),
@@ -91,7 +91,7 @@ import Testing
     }
 }
 
-@Suite struct EpisodeFileNameTests {
+@Suite(.timeLimit(.minutes(5))) struct EpisodeFileNameTests {
     private let november20 = Date(timeIntervalSince1970: 1_795_161_600)
 
     private func standardName(title: String, published: Date?, suffix: String = "") -> String {

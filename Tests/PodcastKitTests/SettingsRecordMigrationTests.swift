@@ -6,7 +6,7 @@ import Testing
 /// The upgrade that rewrites the settings records earlier versions kept (batches' JSON of
 /// optional fields, downloads' `key=value` lines) in the schema's one form, and what happens to a
 /// record that reads as neither.
-@Suite(.timeLimit(.minutes(1))) struct SettingsRecordMigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct SettingsRecordMigrationTests {
     @Test func earlierRecordsAreCarriedOverAndABrokenOneIsNamed() throws {
         let directory = try TemporaryDirectory(prefix: "settings-migration")
         let path = directory.path("state.sqlite")

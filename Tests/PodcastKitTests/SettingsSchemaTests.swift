@@ -4,7 +4,7 @@ import Testing
 
 /// The one table of settings (`SettingsSchema`): every setting once, read alike from every
 /// layer, written back as it reads, and the README's sample configuration holding all of them.
-@Suite(.timeLimit(.minutes(1))) struct SettingsSchemaTests {
+@Suite(.timeLimit(.minutes(5))) struct SettingsSchemaTests {
     /// The README's `toml` block under "## Where files go", which documents every setting.
     private static func readmeSample() throws -> String {
         let readme = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../README.md").standardized

@@ -4,7 +4,7 @@ import Testing
 
 /// Which of an item's texts become its show notes: the first, in order of preference, that has
 /// any text once its markup is gone.
-@Suite struct ShowNotesTests {
+@Suite(.timeLimit(.minutes(5))) struct ShowNotesTests {
     @Test func descriptionIsPreferredWhereverItStands() throws {
         let result = try parseRSS(["<content:encoded><![CDATA[<p>Long notes</p>]]></content:encoded>"
             + "<description>Short notes</description>"], namespaces: #"xmlns:content="http://purl.org/rss/1.0/modules/content/""#)

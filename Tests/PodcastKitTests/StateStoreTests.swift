@@ -3,7 +3,7 @@ import PodcastTestSupport
 import Testing
 @testable import PodcastKit
 
-@Suite struct StateStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct StateStoreTests {
     @Test func theStoreAndItsLogAreReadableByTheirOwnerOnly() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")

@@ -4,7 +4,7 @@ import PodcastTestSupport
 import Testing
 @testable import PodcastKit
 
-@Suite struct StoredListingItemsTests {
+@Suite(.timeLimit(.minutes(5))) struct StoredListingItemsTests {
     /// Items with every field set and unset, texts that share beginnings or not, guids that are
     /// the identity or not, and text that only Unicode normalization makes "equal".
     static let items: [ListingItem] = [

@@ -6,7 +6,7 @@ import Testing
 /// Unchanged, updated, moved (a permanent redirect or `itunes:new-feed-url` followed), gone or
 /// failed; a feed read in part (a later page failed) keeps its episodes but not the validators
 /// and digest of this read, so the next update reads it whole again. No server, no store.
-@Suite(.timeLimit(.minutes(1))) struct SubscriptionRefreshRecordTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionRefreshRecordTests {
     private static let feed = "http://h/feed.xml"
     private static let cacheEntry = FeedCacheEntry(
         url: feed, etag: "\"v2\"", lastModified: nil, bodyFile: "abc.xml", fetchedAt: Date(timeIntervalSince1970: 1_800_000_000))

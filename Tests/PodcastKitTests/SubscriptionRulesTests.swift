@@ -4,7 +4,7 @@ import Testing
 
 /// The pure decisions of subscriptions: what a fetch makes new (baseline, churn guard), which
 /// files `keep` deletes, and one feed's fetch step by step.
-@Suite struct SubscriptionRulesTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionRulesTests {
     private static func day(_ day: Int) -> Date { Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400) }
 
     private static func fetched(_ identities: ClosedRange<Int>, prefix: String = "g", undated: Bool = false) -> [EpisodeTriage.Fetched] {

@@ -6,7 +6,7 @@ import Testing
 /// The state store's side of subscriptions: the baseline and new episodes recorded with a
 /// fetch, moves that carry the downloads along, one subscription per podcast whatever address
 /// names it, and what `update` finds waiting.
-@Suite struct SubscriptionStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionStoreTests {
     private static func items(_ numbers: ClosedRange<Int>, url: (Int) -> String = { "http://h/\($0).mp3" }) -> [ListingItem] {
         numbers.reversed().enumerated().map { index, number in
             ListingItem(

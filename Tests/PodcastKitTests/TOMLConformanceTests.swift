@@ -6,7 +6,7 @@ import Testing
 /// The TOML 1.0 cases of the official conformance suite (toml-lang/toml-test, as go-toml embeds
 /// it; see Tests/Fixtures/ORIGINS.tsv): every valid document reads to exactly the values its JSON
 /// names, every invalid one is refused. Each file is one test case.
-@Suite struct TOMLConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct TOMLConformanceTests {
     /// How many cases each folder holds: a file that goes missing fails here, not silently.
     static let expectedCounts: [String: Int] = [
         "valid/array": 21, "valid/bool": 1, "valid/comment": 7, "valid/datetime": 8, "valid/float": 6,

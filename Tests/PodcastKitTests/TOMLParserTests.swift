@@ -4,7 +4,7 @@ import Testing
 
 /// What the conformance suite does not pin: the lines the configuration reader reports, the
 /// wording and place of errors, and hostile documents that must fail fast instead of crashing.
-@Suite struct TOMLParserTests {
+@Suite(.timeLimit(.minutes(5))) struct TOMLParserTests {
     // MARK: Lines
 
     @Test func eachKeyKeepsTheLineItWasWrittenOn() throws {

@@ -1,7 +1,7 @@
 import PodcastKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TextTableTests {
+@Suite(.timeLimit(.minutes(5))) struct TextTableTests {
     private let table = TextTable(
         columns: [
             TextTable.Column("#", alignment: .right),
@@ -104,14 +104,14 @@ import Testing
     }
 }
 
-@Suite struct QueryStringTests {
+@Suite(.timeLimit(.minutes(5))) struct QueryStringTests {
     @Test func escapesEverythingButUnreservedBytes() {
         #expect(QueryString.encode([("term", "rock & roll/ü"), ("limit", "5")]) == "term=rock%20%26%20roll%2F%C3%BC&limit=5")
         #expect(QueryString.escape("A-z_0.9~") == "A-z_0.9~")
     }
 }
 
-@Suite struct DisplayWidthShorteningTests {
+@Suite(.timeLimit(.minutes(5))) struct DisplayWidthShorteningTests {
     @Test func middleShorteningKeepsTheStartAndMoreOfTheEnd() {
         #expect(DisplayWidth.truncateMiddle("Episode 12: The End", to: 10) == "Epi…he End")
         #expect(DisplayWidth.truncateMiddle("short", to: 10) == "short")

@@ -2,7 +2,7 @@ import PodcastKit
 import Testing
 
 /// Which subscription a typed title names, and which one a title that names none likely meant.
-@Suite(.timeLimit(.minutes(1))) struct TitleReferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct TitleReferenceTests {
     private let titles = ["Tiny Tech", "The Loopback Hour", "tiny tech", "Ünïcode Weekly", "Tones"]
 
     @Test func anExactTitleWinsOverOneInOtherLetterCase() {

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Red team of issue 28's deadlines at the engine: a time limit is a limit however small.
-@Suite(.timeLimit(.minutes(2))) struct TransferEngineRedTeamTests {
+@Suite(.timeLimit(.minutes(5))) struct TransferEngineRedTeamTests {
     /// The events of one request run to its end (bounded).
     private func run(_ request: TransferRequest) async throws -> [TransferEvent] {
         let events = Mutex<[TransferEvent]>([])

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The engine against the loopback server: real sockets, real files.
-@Suite(.timeLimit(.minutes(2))) struct TransferEngineTests {
+@Suite(.timeLimit(.minutes(5))) struct TransferEngineTests {
     /// Runs `requests` through an engine and returns every event once all have ended (bounded).
     private func run(
         _ requests: [TransferRequest], settings: TransferEngine.Settings = .init(http: HTTPSettings(stallTimeout: 2)),
