@@ -65,8 +65,7 @@ public struct HTTPClient: Sendable {
                 hops: while true {
                     transfer.startHop()
                     code = curl_easy_perform(easy.handle)
-                    // A redirect's note cut short (`skippedBody`) is still a redirect.
-                    if code == CURLE_WRITE_ERROR && transfer.skippedBody > 0 { code = CURLE_OK }
+                    if let note = transfer.redirectNote { code = note.hopResult(code) }
                     guard code == CURLE_OK else { break }
                     switch easy.followRedirect() {
                     case .none: break hops
@@ -107,10 +106,8 @@ private final class StreamingTransfer {
     let consume: (UnsafeRawBufferPointer) -> Bool
     private var statusChecked = false
     private(set) var refusedStatus = false
-    /// True while the hop's answer is a redirect: its body is dropped.
-    private var skipsBody = false
-    /// Bytes of a redirect's body dropped so far.
-    private(set) var skippedBody = 0
+    /// The hop's body while its answer is a redirect (nil: it is not, or no body came yet).
+    private(set) var redirectNote: RedirectNote?
     private(set) var stoppedByConsumer = false
 
     init(
@@ -126,8 +123,7 @@ private final class StreamingTransfer {
     /// Forgets the last hop's answer before the next hop of a redirect chain.
     func startHop() {
         statusChecked = false
-        skipsBody = false
-        skippedBody = 0
+        redirectNote = nil
     }
 
     /// The body callback. The status is checked before the first byte is handed on, so an error
@@ -139,17 +135,14 @@ private final class StreamingTransfer {
         let length = size * count
         if !transfer.statusChecked {
             transfer.statusChecked = true
-            transfer.skipsBody = transfer.easy.answerIsRedirect
-            transfer.refusedStatus = !transfer.skipsBody && !transfer.accepting.contains(transfer.easy.responseCode)
-            if !transfer.refusedStatus && !transfer.skipsBody {
-                transfer.begin(transfer.easy.contentType, transfer.easy.url)
+            if transfer.easy.answerIsRedirect {
+                transfer.redirectNote = RedirectNote()
+            } else {
+                transfer.refusedStatus = !transfer.accepting.contains(transfer.easy.responseCode)
+                if !transfer.refusedStatus { transfer.begin(transfer.easy.contentType, transfer.easy.url) }
             }
         }
-        if transfer.skipsBody {
-            // A redirect's note is a few hundred bytes; one that goes on is cut off, not read forever.
-            transfer.skippedBody += length
-            return transfer.skippedBody > RedirectRule.longestNote ? 0 : length
-        }
+        if let taken = transfer.redirectNote?.drop(length) { return taken }
         guard !transfer.refusedStatus else { return 0 }
         guard transfer.consume(UnsafeRawBufferPointer(start: data, count: length)) else {
             transfer.stoppedByConsumer = true

@@ -1,13 +1,10 @@
 /// Which redirects podcast follows. libcurl's own following is off: it would carry every header
 /// to whatever host a redirect names and take a step down from https to http silently, so each
-/// hop is asked here first (and `RequestHeaders` decides what it carries).
+/// hop is asked here first (and `RequestHeaders` decides what it carries, `RedirectNote` what
+/// becomes of its body).
 enum RedirectRule {
     /// The statuses that send a GET elsewhere; any other 3xx is an answer, not a redirect.
     static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
-
-    /// The most of a redirect's body (a note for browsers) that is read before the hop is cut
-    /// short and followed anyway: a server that sends an endless one must not hold the request.
-    static let longestNote = 64 * 1024
 
     /// Statuses that say the resource has moved for good.
     static let permanentStatuses: Set<Int> = [301, 308]

@@ -33,8 +33,8 @@ final class Transfer {
     private var checkedResponse = false
     /// True for a 416's body: an error page, never part of the file.
     private var discardsBody = false
-    /// Bytes of the current hop's body dropped because the answer is a redirect (nil: it is not).
-    private var redirectNote: Int?
+    /// The current hop's body while its answer is a redirect (nil: it is not, or no body came yet).
+    private var redirectNote: RedirectNote?
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
     /// True while the transfer waits for the speed cap (its write callback paused it).
@@ -199,8 +199,8 @@ final class Transfer {
     /// the multi handle and add it again); false when the hop's answer is the transfer's end
     /// (a refused redirect is its `refusal`).
     func followRedirect(after code: CURLcode) -> Bool {
-        let cutNote = code == CURLE_WRITE_ERROR && (redirectNote ?? 0) > RedirectRule.longestNote
-        guard code == CURLE_OK || cutNote, redirectNote != nil || !checkedResponse else { return false }
+        let result = redirectNote?.hopResult(code) ?? code
+        guard result == CURLE_OK, redirectNote != nil || !checkedResponse else { return false }
         switch easy.followRedirect() {
         case .none:
             return false
@@ -274,13 +274,9 @@ final class Transfer {
         let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
         if transfer.redirectNote == nil, !transfer.checkedResponse, transfer.easy.answerIsRedirect {
-            transfer.redirectNote = 0
+            transfer.redirectNote = RedirectNote()
         }
-        if let note = transfer.redirectNote {
-            // A redirect's note is dropped; one that goes on is cut off and the redirect followed.
-            transfer.redirectNote = note + length
-            return note + length > RedirectRule.longestNote ? 0 : length
-        }
+        if let taken = transfer.redirectNote?.drop(length) { return taken }
         if !transfer.checkedResponse {
             transfer.checkedResponse = true
             transfer.easy.traceAnswer()
