@@ -48,6 +48,9 @@ public final class ChildProcess: Sendable {
     /// The process id.
     public var pid: Int32 { process.processIdentifier }
 
+    /// True until the process has ended.
+    public var isRunning: Bool { process.isRunning }
+
     /// Waits until the process ends or `timeout` passes (then kills it), and returns what it wrote.
     public func finish(within timeout: Duration = .seconds(60)) async -> Result {
         let killedByDeadline = Mutex(false)

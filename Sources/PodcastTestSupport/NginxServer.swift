@@ -17,17 +17,18 @@ public final class NginxServer: Sendable {
     /// True when it speaks TLS (https) with a certificate the test made.
     public let isSecure: Bool
 
-    /// Starts nginx and waits (boundedly) until it accepts connections; `limitRate` (bytes per
-    /// second, per connection, nginx's `limit_rate`) slows every answer so a test can interrupt it.
+    /// Starts nginx and waits (boundedly) until it listens; `limitRate` (bytes per second, per
+    /// connection, nginx's `limit_rate`) slows every answer so a test can interrupt it.
     /// With `certificate` it speaks https only. `directives` go into its `server` block as they
     /// are (`location = /a { return 302 http://…; }`).
     public init(limitRate: Int? = nil, certificate: SelfSignedCertificate? = nil, directives: String = "") async throws {
         root = try TemporaryDirectory(prefix: "nginx-root")
         prefix = try TemporaryDirectory(prefix: "nginx-prefix")
-        // Reserve a free port, then hand it to nginx (a tiny window in which another test could take it).
-        port = try RefusingPort().port
         let user = geteuid() == 0 ? "user root;" : ""
-        let configuration = """
+        let root = self.root
+        let prefix = self.prefix
+        let configuration = { (port: Int) in
+            """
             \(user)
             daemon off;
             master_process off;
@@ -55,29 +56,80 @@ public final class NginxServer: Sendable {
                 }
             }
             """
+        }
         isSecure = certificate != nil
-        try configuration.write(toFile: prefix.path("nginx.conf"), atomically: true, encoding: .utf8)
-        process = try await Self.start(prefix: prefix, port: port)
+        (process, port) = try await Self.start(prefix: prefix, configuration: configuration)
     }
 
-    /// Starts nginx and waits until it accepts connections. Under a fully loaded test run an nginx
-    /// was seen never to start listening, with nothing in its log: such a one is killed and
-    /// replaced, up to three times.
-    private static func start(prefix: TemporaryDirectory, port: Int) async throws -> ChildProcess {
+    /// nginx's process id.
+    public var processIdentifier: Int32 { process.pid }
+
+    /// Starts nginx on a freshly reserved port and waits until that very process listens there.
+    ///
+    /// The port is reserved, freed and handed to nginx, so under a loaded test run another test's
+    /// server can take it first: nginx then fails to bind and exits, while something else accepts
+    /// on the port. So readiness is "this process holds a listening socket on this port", never
+    /// "something accepts". An nginx that exits, or that does not listen in time (seen under a
+    /// fully loaded run, with nothing in its log), is killed and replaced on a new port, up to
+    /// three times.
+    private static func start(
+        prefix: TemporaryDirectory, configuration: (Int) -> String
+    ) async throws -> (ChildProcess, port: Int) {
         var failures: [String] = []
         for _ in 1...3 {
+            // Freed at once: nginx must bind it (a tiny window in which another test could take it).
+            let port = try RefusingPort().port
+            try configuration(port).write(toFile: prefix.path("nginx.conf"), atomically: true, encoding: .utf8)
+            // Each attempt's failure report carries only its own log.
+            try? FileManager.default.removeItem(atPath: prefix.path("error.log"))
             let process = try ChildProcess(URL(filePath: executable), ["-p", prefix.path, "-c", prefix.path("nginx.conf"), "-e", prefix.path("error.log")])
             let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                if accepts(port: port) { return process }
+            while ContinuousClock.now < deadline, process.isRunning {
+                if listens(pid: process.pid, port: port), process.isRunning { return (process, port) }
                 try await Task.sleep(for: .milliseconds(20))
             }
             let log = (try? String(contentsOfFile: prefix.path("error.log"), encoding: .utf8)) ?? ""
             kill(process.pid, SIGKILL)
             let output = await process.finish(within: .seconds(5))
-            failures.append("status \(output.status): \(log) \(output.stderr)")
+            failures.append("port \(port), status \(output.status): \(log) \(output.stderr)")
         }
-        throw NginxError(message: "nginx did not start on port \(port): " + failures.joined(separator: "; "))
+        throw NginxError(message: "nginx did not start: " + failures.joined(separator: "; "))
+    }
+
+    /// True when process `pid` holds a socket listening on 127.0.0.1:`port`: a LISTEN entry for
+    /// that address in /proc/net/tcp whose inode is one of the process' descriptors. Another
+    /// process' listener on the same port does not count.
+    public static func listens(pid: Int32, port: Int) -> Bool {
+        let inodes = listeningSocketInodes(port: port)
+        guard !inodes.isEmpty,
+            let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        else { return false }
+        return descriptors.contains { descriptor in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                target.hasPrefix("socket:["), target.hasSuffix("]")
+            else { return false }
+            return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
+        }
+    }
+
+    /// The inodes of the sockets listening on 127.0.0.1:`port`, from /proc/net/tcp (this network
+    /// namespace's IPv4 TCP sockets).
+    private static func listeningSocketInodes(port: Int) -> Set<String> {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+        // The kernel prints the address as the 32-bit word it stores (network order) read natively,
+        // and the port in host order.
+        let address = String(UInt32(0x7F00_0001).bigEndian, radix: 16, uppercase: true)
+        let local = String(repeating: "0", count: 8 - address.count) + address + ":"
+            + String(format: "%04X", port)
+        let listening = "0A"
+        var inodes: Set<String> = []
+        // Columns: sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
+        for line in table.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count > 9, columns[1] == local, columns[3] == listening else { continue }
+            inodes.insert(String(columns[9]))
+        }
+        return inodes
     }
 
     /// `http://127.0.0.1:PORT/path` (`https` when it speaks TLS).
@@ -104,21 +156,6 @@ public final class NginxServer: Sendable {
     public func stop() async {
         kill(process.pid, SIGKILL)
         _ = await process.finish(within: .seconds(10))
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }
 

@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import PodcastTestSupport
+import Testing
+
+/// The test nginx is ready only when its own process listens on its port: another server that
+/// took the port first must not pass for it.
+@Suite(.enabled(if: NginxServer.isAvailable, "nginx-light is installed by make setup"), .timeLimit(.minutes(5)))
+struct NginxServerTests {
+    @Test func anotherProcessListenerOnThePortIsNotNginxs() async throws {
+        let nginx = try await NginxServer()
+        // A plain listener in the test's own process, as another test's server would be.
+        let other = try LoopbackServer()
+        let nginxOnItsPort = NginxServer.listens(pid: nginx.processIdentifier, port: nginx.port)
+        let nginxOnOtherPort = NginxServer.listens(pid: nginx.processIdentifier, port: other.port)
+        let testOnOtherPort = NginxServer.listens(pid: getpid(), port: other.port)
+        let testOnNginxPort = NginxServer.listens(pid: getpid(), port: nginx.port)
+        other.stop()
+        await nginx.stop()
+
+        #expect(nginxOnItsPort)
+        #expect(!nginxOnOtherPort)
+        #expect(testOnOtherPort)
+        #expect(!testOnNginxPort)
+    }
+
+    @Test func boundButNotListeningPortIsNotListening() throws {
+        let reserved = try RefusingPort()
+        #expect(!NginxServer.listens(pid: getpid(), port: reserved.port))
+    }
+
+    @Test func startedNginxServesAFile() async throws {
+        let nginx = try await NginxServer()
+        let body = TestBytes.pattern(count: 100_000)
+        try nginx.serve(body, at: "/media/a.mp3")
+        let client = try RawClient(port: nginx.port)
+        try client.send("GET /media/a.mp3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let response = try client.readResponse()
+        // nginx logs an answer once it has ended, which may be just after the client has it all.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while nginx.accessLog().isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let logged = nginx.accessLog()
+        await nginx.stop()
+        #expect(response.status == 200)
+        #expect(response.body == body)
+        #expect(logged.map(\.target) == ["/media/a.mp3"])
+    }
+
+    @Test(.enabled(if: Curl.isAvailable)) func startedSecureNginxServesAFile() async throws {
+        let nginx = try await NginxServer(certificate: try await SelfSignedCertificate())
+        let body = TestBytes.pattern(count: 10_000)
+        try nginx.serve(body, at: "/a.bin")
+        let result = try Curl.run(["--insecure", nginx.url("/a.bin")])
+        await nginx.stop()
+        #expect(nginx.url("/a.bin").hasPrefix("https://"))
+        #expect(result.exitCode == 0)
+        #expect(result.output == body)
+    }
+}
