@@ -4,21 +4,12 @@ import FoundationEssentials
 public enum UTCDate {
     /// `2026-11-20T08:00:00Z`.
     public static func iso8601(_ date: Date) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
-        appendISO8601(date, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends `iso8601(date)` to `bytes` (UTF-8): a listing's JSON writes thousands of dates
-    /// straight into its text, without a string for each.
-    public static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
         let (year, month, day, seconds) = civil(date)
         guard (0...9999).contains(year) else {
-            let text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
-            bytes.append(contentsOf: text.utf8)
-            return
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
         }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
         // Written digit by digit: interpolating padded pieces costs a dozen strings a date.
         func append(_ value: Int, digits: Int, then separator: Unicode.Scalar) {
             var divisor = digits == 4 ? 1000 : 10
@@ -34,6 +25,7 @@ public enum UTCDate {
         append(seconds / 3600, digits: 2, then: ":")
         append(seconds / 60 % 60, digits: 2, then: ":")
         append(seconds % 60, digits: 2, then: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2026-11-20`.

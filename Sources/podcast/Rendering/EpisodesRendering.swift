@@ -68,16 +68,12 @@ struct EpisodesRendering {
                 ("language", .string(feed.language)),
             ])),
             ("episodes", .streamedArray(count: count) { index, writer in
-                // Read in place: subscripting the array would copy the episode, retaining and
-                // releasing each of its texts.
-                feed.episodes.withUnsafeBufferPointer { episodes in
-                    writeEpisode(episodes[index], number: index + 1, to: &writer)
-                }
+                writeEpisode(feed.episodes[index], number: index + 1, to: &writer)
             }),
         ])
     }
 
-    private func writeEpisode(_ episode: borrowing Episode, number: Int, to writer: inout JSONWriter) {
+    private func writeEpisode(_ episode: Episode, number: Int, to writer: inout JSONWriter) {
         let record = record(of: episode)
         writer.beginObject()
         writer.member("number", number)
@@ -91,7 +87,7 @@ struct EpisodesRendering {
         writer.member("season", episode.season)
         writer.member("episode", episode.episodeNumber)
         writer.member("episode_type", episode.episodeType)
-        writer.key("enclosure" as StaticString)
+        writer.key("enclosure")
         if let enclosure = episode.enclosure {
             writer.beginObject()
             writer.member("url", enclosure.url)
@@ -101,7 +97,7 @@ struct EpisodesRendering {
         } else {
             writer.null()
         }
-        writer.key("transcripts" as StaticString)
+        writer.key("transcripts")
         writer.beginArray()
         for transcript in episode.transcripts {
             writer.beginObject()
