@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "demo: building (release)…"
-swift build -c release --product podcast >/dev/null
+# As `make build` builds it: the one release binary (`make deb` and its test package it) stays
+# the one users install, not a second build with the Swift runtime loaded from the toolchain.
+swift build -c release --product podcast --static-swift-stdlib >/dev/null
 swift build -c release --product podcast-demo-server >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
