@@ -89,7 +89,7 @@ extension Configuration {
                 throw ConfigurationError(path: path, line: entry.line, reason: "\(key) is already set on line \(earlier); keep one of them")
             }
             do throws(SettingError) {
-                guard let value = entry.value.setting else { throw SettingError(key: key, takes: setting.takes, detail: nil) }
+                guard let value = entry.value else { throw SettingError(key: key, takes: setting.takes, detail: nil) }
                 try setting.set(value, in: &configuration.settings)
             } catch {
                 throw ConfigurationError(path: path, line: entry.line, reason: error.description)

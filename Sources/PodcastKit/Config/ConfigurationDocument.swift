@@ -2,43 +2,21 @@
 /// was written on: the settings need only strings, numbers, booleans and lists of strings, one
 /// level of sections, and a line to name in every message.
 struct ConfigurationDocument {
-    /// A value as the settings read it.
-    enum Value: Equatable {
-        case string(String)
-        case integer(Int)
-        case number(Double)
-        case boolean(Bool)
-        case strings([String])
-        /// Anything else: a table, a date, an array of other things (named for messages).
-        case other(String)
-
-        /// The plain value of a TOML value.
-        init(_ value: TOMLValue) {
-            switch value {
-            case .string(let text): self = .string(text)
-            case .integer(let number): self = Int(exactly: number).map(Value.integer) ?? .other(value.kind)
-            case .float(let number): self = .number(number)
-            case .boolean(let flag): self = .boolean(flag)
-            case .array(let items):
-                let strings = items.compactMap { item -> String? in
-                    guard case .string(let text) = item else { return nil }
-                    return text
-                }
-                self = strings.count == items.count ? .strings(strings) : .other("an array of \(items.first?.kind ?? "values")")
-            default: self = .other(value.kind)
+    /// The value of a TOML value as settings read it (`SettingValue`); nil for what no setting
+    /// takes (a table, a date, an array of other things than strings, an integer past `Int`).
+    static func settingValue(_ value: TOMLValue) -> SettingValue? {
+        switch value {
+        case .string(let text): return .text(text)
+        case .integer(let number): return Int(exactly: number).map { .integer(Int64($0)) }
+        case .float(let number): return .number(number)
+        case .boolean(let flag): return .boolean(flag)
+        case .array(let items):
+            let strings = items.compactMap { item -> String? in
+                guard case .string(let text) = item else { return nil }
+                return text
             }
-        }
-
-        /// The value as a setting reads it; nil for what no setting takes (a table, a date).
-        var setting: SettingValue? {
-            switch self {
-            case .string(let text): .text(text)
-            case .integer(let number): .integer(Int64(number))
-            case .number(let number): .number(number)
-            case .boolean(let flag): .boolean(flag)
-            case .strings(let list): .list(list)
-            case .other: nil
-            }
+            return strings.count == items.count ? .list(strings) : nil
+        default: return nil
         }
     }
 
@@ -46,7 +24,8 @@ struct ConfigurationDocument {
     struct Entry {
         var section: String?
         var key: String
-        var value: Value
+        /// Nil for a value no setting takes.
+        var value: SettingValue?
         var line: Int
     }
 
@@ -68,14 +47,14 @@ struct ConfigurationDocument {
         var nested: [(name: String, line: Int)] = []
         for entry in table.entries {
             guard case .table(let section) = entry.value else {
-                entries.append(Entry(section: nil, key: entry.key, value: Value(entry.value), line: entry.line))
+                entries.append(Entry(section: nil, key: entry.key, value: Self.settingValue(entry.value), line: entry.line))
                 continue
             }
             for inner in section.entries {
                 if case .table(let table) = inner.value {
                     nested.append(("\(entry.key).\(inner.key)", table.headerLine ?? inner.line))
                 } else {
-                    entries.append(Entry(section: entry.key, key: inner.key, value: Value(inner.value), line: inner.line))
+                    entries.append(Entry(section: entry.key, key: inner.key, value: Self.settingValue(inner.value), line: inner.line))
                 }
             }
         }

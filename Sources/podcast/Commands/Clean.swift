@@ -28,7 +28,7 @@ struct Clean: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let directories = [try context.settings(episodesDir.map { [GivenSetting("episodes-dir", text: $0)] } ?? []).settings.episodesDirectory ?? context.paths.episodesDirectory]
+        let directories = [try context.settings(episodesDir.map { [GivenSetting("episodes-dir", text: $0)] } ?? []).settings.episodesDirectory].compactMap { $0 }
             + (try store.subscriptions().compactMap(\.settings.episodesDirectory))
         let outcome = try LibraryCleaning(store: store).run(episodesDirectories: directories)
         for file in outcome.files { context.console.message("removed \(file)") }

@@ -59,7 +59,7 @@ public struct ResolvedSettings: Sendable {
     }
 
     /// The proxy variable the environment sets (name and value), which libcurl reads itself.
-    public static func environmentProxy(_ environment: [String: String]) -> (name: String, value: String)? {
+    private static func environmentProxy(_ environment: [String: String]) -> (name: String, value: String)? {
         for name in ["https_proxy", "HTTPS_PROXY", "http_proxy", "all_proxy", "ALL_PROXY"] {
             if let value = environment[name], !value.isEmpty { return (name, value) }
         }

@@ -71,16 +71,4 @@ public enum SettingValue: Sendable, Equatable, Codable {
         }
         return quoted + "\""
     }
-
-    /// What the value is, for messages (`a string`, `a list`).
-    var kindName: String {
-        switch self {
-        case .none: "nothing"
-        case .boolean: "true or false"
-        case .integer: "a whole number"
-        case .number: "a number"
-        case .text: "a string"
-        case .list: "a list"
-        }
-    }
 }
