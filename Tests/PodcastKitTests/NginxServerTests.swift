@@ -11,9 +11,12 @@ struct NginxServerTests {
         let nginx = try await NginxServer()
         // A plain listener in the test's own process, as another test's server would be.
         let other = try LoopbackServer()
-        let nginxOnItsPort = NginxServer.listens(pid: nginx.processIdentifier, port: nginx.port)
+        // /proc/net/tcp is made page by page as it is read: a socket opened or closed meanwhile by
+        // another test can make one reading skip a line. A "yes" may take another reading; a "no"
+        // cannot come from a skipped line being found.
+        let nginxOnItsPort = try await Self.eventually { NginxServer.listens(pid: nginx.processIdentifier, port: nginx.port) }
         let nginxOnOtherPort = NginxServer.listens(pid: nginx.processIdentifier, port: other.port)
-        let testOnOtherPort = NginxServer.listens(pid: getpid(), port: other.port)
+        let testOnOtherPort = try await Self.eventually { NginxServer.listens(pid: getpid(), port: other.port) }
         let testOnNginxPort = NginxServer.listens(pid: getpid(), port: nginx.port)
         other.stop()
         await nginx.stop()
@@ -22,6 +25,16 @@ struct NginxServerTests {
         #expect(!nginxOnOtherPort)
         #expect(testOnOtherPort)
         #expect(!testOnNginxPort)
+    }
+
+    /// True once `check` is, within 5 s of readings.
+    private static func eventually(_ check: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if check() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return check()
     }
 
     @Test func boundButNotListeningPortIsNotListening() throws {
