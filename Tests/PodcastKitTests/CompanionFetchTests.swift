@@ -29,7 +29,7 @@ import Testing
     }
 
     private func failure(_ kind: FailedTransfer.Kind, bytes: Int64 = 0) -> FailedTransfer {
-        FailedTransfer(id: DownloadBatch.firstCompanionID, kind: kind, url: Self.url, bytes: bytes, received: bytes)
+        FailedTransfer(id: CompanionFiles.firstID, kind: kind, url: Self.url, bytes: bytes, received: bytes)
     }
 
     private func dropped(bytes: Int64) -> FailedTransfer {

@@ -20,9 +20,9 @@
 # fail the build (timings vary by machine and load).
 #
 # What the Episodes directory costs is measured in the same interleaved turns: on workload A,
-# "podcast+tag" is the same binary with --tag (every file gets ID3v2 tags written by TagLib and is
-# rebuilt once, hashed on the way); with PODCAST_BASE_BIN set, "base" is another podcast binary on
-# both workloads (an earlier commit, to see what taking every file's SHA-256 as it is written costs). A's files are MPEG
+# "podcast+tag" is the same binary with --tag (every file gets ID3v2 tags written by TagLib into a
+# copy, which is then hashed); with PODCAST_BASE_BIN set, "base" is another podcast binary on
+# both workloads (an earlier commit, to see what a change costs). A's files are MPEG
 # audio frames with random payloads, so TagLib takes them for the MP3s they claim to be, and
 # every file's bytes still differ; a tagged file is verified with its ID3 tags taken off.
 # PODCAST_BASE_REF (a commit, e.g. c20dff6) makes that base when PODCAST_BASE_BIN is not set: the

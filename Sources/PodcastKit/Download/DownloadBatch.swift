@@ -3,55 +3,35 @@ import Glibc
 
 /// Downloads a set of episodes: claims each in the progress buffer (so no episode is fetched
 /// twice, even by two processes), runs one `EpisodeDownload` state machine per episode, carries
-/// out what the machines ask (transfers on a `TransferEngine`, checkpoints, store writes, endings)
-/// and moves each finished file to its final name.
+/// out what the machines ask (transfers on a `TransferEngine`, file preparations on a
+/// `FilePreparer`, checkpoints, store writes, endings) and feeds what those did back to them as
+/// events. Admission is in `DownloadBatch+Admission.swift`, placing in `DownloadBatch+Finishing.swift`.
 ///
-/// Blocks the calling thread until every episode has ended; checkpoints, finishing files and
+/// Blocks the calling thread until every episode has ended; checkpoints, placing files and
 /// database writes happen on that thread, never on the engine's.
 public final class DownloadBatch {
     /// The progress buffer the batch records its episodes in.
     public let store: StateStore
     let settings: TransferEngine.Settings
-    /// How finished files are named and what goes with them, for episodes without their own.
-    let library: LibrarySettings
     /// True when episodes already downloaded are fetched again (`download --force`).
     let force: Bool
-    /// What feeds say about the episodes beyond their listings, read when a setting needs it.
-    let details: FeedDetails
     private let queue = EventQueue<BatchEvent>()
     /// Where finished files go.
     var placement: EpisodePlacement
-    /// False when the Episodes directory is on a file system in memory, where syncs are no-ops.
-    private(set) var syncsToDisk = true
-
-    var engine: TransferEngine?
-    /// Takes the SHA-256 of each file as its pieces arrive, beside the engine.
-    var digester: FileDigester?
-    /// The batch's episodes; request ids are indexes into it.
-    var items: [DownloadItem] = []
-    /// The items not active yet: unclaimed, or claimed and waiting to start.
-    var claims = ClaimQueue(count: 0)
+    /// How each episode's files are made, and the playlists to write.
+    var filings: EpisodeFilings
+    /// The companion files fetched for episodes in place.
+    let companions: CompanionFiles
+    /// Every episode asked for, those not active yet, and the results.
+    var roster = BatchRoster()
     /// The episodes being fetched, by request id: one state machine each.
     var active: [Int: EpisodeDownload] = [:]
-    /// Active episodes whose next attempt waits for a retry's back-off.
-    private var delayed: Set<Int> = []
-    private var results: [Int: DownloadResult] = [:]
-    private(set) var stop: BatchOutcome.Stop?
-    /// When failed attempts are tried again.
+    /// When failed attempts are tried again (episodes and companions alike).
     var scheduler: RetryScheduler
-    /// Companion files being fetched, by request id (from `firstCompanionID` on).
-    var companions: [Int: CompanionFetch] = [:]
-    /// Companion transfers started so far, for their ids.
-    var companionsStarted = 0
-    /// Podcast folders whose cover this batch has seen to.
-    var coverFolders: Set<String> = []
-    /// The podcasts whose playlist is written when the batch ends: by feed, the folder and title.
-    var playlists: [String: (folder: String, podcastTitle: String, portable: Bool, subscription: Int?)] = [:]
-    var lastProgressWrite = ContinuousClock.now
-    /// Set once the user was told that progress records cannot be written (see `checkpoint`).
-    var progressUnrecorded = false
-    /// When the batch last looked for pause and cancel requests from other processes.
-    var lastStopRequestPoll = ContinuousClock.now
+    private(set) var stop: BatchOutcome.Stop?
+    var chores = BatchChores()
+    private var engine: TransferEngine?
+    private var preparer: FilePreparer?
     /// What shares the engine and hands the batch episodes as it finds them, while it runs.
     private var feeder: (any BatchFeeder)?
 
@@ -63,11 +43,10 @@ public final class DownloadBatch {
     ) {
         self.store = store
         placement = EpisodePlacement(episodesDirectory: episodesDirectory)
-        partialDirectory = episodesDirectory + "/.partial"
         self.settings = settings
-        self.library = library
+        filings = EpisodeFilings(library: library, store: store)
+        companions = CompanionFiles(store: store)
         self.force = force
-        details = FeedDetails(store: store)
         scheduler = RetryScheduler(policy: policy)
     }
 
@@ -81,7 +60,7 @@ public final class DownloadBatch {
 
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
     /// finishing is a rename), never under a final name.
-    public let partialDirectory: String
+    public var partialDirectory: String { placement.partialDirectory }
 
     /// A call that stops the batch, from any thread: running and waiting episodes are
     /// checkpointed and paused, and `run` returns with `stop` set to `.interrupted`.
@@ -89,9 +68,6 @@ public final class DownloadBatch {
         let queue = self.queue
         return { queue.post(.interrupt) }
     }
-
-    /// How often a running batch asks its `refill` for more episodes.
-    static let refillInterval = Duration.seconds(1)
 
     /// Downloads `items`, telling `report` what happens; returns one result per item, in order.
     /// `refill`, when given, is asked for more episodes while the batch runs (at most once a
@@ -110,130 +86,95 @@ public final class DownloadBatch {
     func run(
         _ items: [DownloadItem], refill: (() -> [DownloadItem])?, feeder: (any BatchFeeder)?, report: (DownloadUpdate) -> Void
     ) throws -> BatchOutcome {
-        do {
-            try FileIO.makeDirectory(partialDirectory, mode: 0o755)
-        } catch {
-            throw EpisodesDirectoryError(directory: placement.episodesDirectory, error: error)
-        }
-        syncsToDisk = !FileIO.isInMemory(partialDirectory)
-        sweepOrphanedPartials(report: report)
+        try placement.preparePartialDirectory(store: store, report: report)
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
-        self.engine = engine
-        let digester = FileDigester { queue.post(.digested(id: $0, file: $1)) }
-        self.digester = digester
+        let preparer = FilePreparer { queue.post(.prepared(id: $0, $1)) }
+        (self.engine, self.preparer, companions.engine, self.feeder) = (engine, preparer, engine, feeder)
         defer {
             engine.shutdown()
-            digester.shutdown()
+            preparer.shutdown()
+            (self.engine, self.preparer, companions.engine, self.feeder) = (nil, nil, nil, nil)
         }
-
-        self.items = items
-        claims = ClaimQueue(count: items.count)
-        self.feeder = feeder
-        defer { self.feeder = nil }
+        roster.add(items)
         feeder?.start(on: engine)
-
-        // Completed transfers are finished in groups (one transaction each), not one by one,
-        // once their digests are taken (`FileDigester`).
-        var completed: [(done: CompletedTransfer, file: DigestedFile)] = []
-        var digesting: [Int: CompletedTransfer] = [:]
-        var finishBy: ContinuousClock.Instant?
-        var lastRefill = ContinuousClock.now
+        chores = BatchChores()
         while true {
-            if let refill, stop == nil, !hasUnclaimed, active.isEmpty || .now - lastRefill >= Self.refillInterval {
-                lastRefill = .now
-                let more = refill()
-                self.items += more
-                claims.extend(by: more.count)
-            }
-            if let feeder, stop == nil {
-                let found = feeder.takeEpisodes()
-                self.items += found
-                claims.extend(by: found.count)
-            }
-            if let stop {
-                // Every episode asked for is claimed, so the ones that never started are paused too.
-                while hasUnclaimed { claimNextGroup(report: report) }
-                pauseWaiting(because: stop, report: report)
-            } else {
-                if hasUnclaimed { claimNextGroup(report: report) }
-                activate(inFlight: active.count - completed.count - digesting.count - delayed.count, report: report)
-            }
-            if active.isEmpty && !hasUnclaimed && companions.isEmpty && feeder?.isFinished ?? true { break }
-            // While items wait to be claimed, events are taken without waiting for them; with a
-            // refill, no longer than until its next turn.
-            let refillBy = refill.map { _ in lastRefill + Self.refillInterval }
-            let wakeBy = hasUnclaimed ? .now : [finishBy, refillBy].compactMap { $0 }.min()
-            for event in queue.drain(until: wakeBy) {
-                if case .transfer(let transferEvent) = event, let feeder, let feederEvent = Self.feederPart(of: transferEvent) {
-                    feeder.handle(feederEvent)
-                    guard case .progress(let all) = transferEvent else { continue }
-                    // The episodes' part of a progress snapshot goes on below.
-                    if all.allSatisfy({ FeedRound.owns($0.id) }) { continue }
-                }
-                if case .transfer(let transferEvent) = event, let id = transferEvent.requestID, id >= Self.firstCompanionID {
-                    companionEvent(transferEvent, report: report)
-                    continue
-                }
-                switch event {
-                case .interrupt:
-                    halt(.interrupted)
-                case .transfer(.started(let id)):
-                    delayed.remove(id)
-                    perform(active[id]?.transferStarted(), for: id, report: report)
-                case .transfer(.responded(let response)):
-                    digester.rewinding(response.id, to: response.offset)
-                    perform(active[response.id]?.responded(response, now: .now), for: response.id, report: report)
-                case .transfer(.progress(let all)):
-                    let snapshot = all.filter { !FeedRound.owns($0.id) }
-                    checkpoint(snapshot, report: report)
-                    pollStopRequests(report: report)
-                    report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
-                case .transfer(.filled(let id, let bytes)):
-                    if let download = active[id] { digester.filled(id, path: download.partialPath, bytes: bytes, tagging: download.tagsForDigester) }
-                    if syncsToDisk { startWriteback(id, upTo: bytes) }
-                case .transfer(.completed(let done)):
-                    guard let download = active[done.id] else { continue }
-                    active[done.id]?.transferCompleted(done)
-                    digesting[done.id] = done
-                    digester.complete(done.id, path: download.partialPath, bytes: done.bytes, tagging: download.tagsForDigester)
-                case .digested(let id, let file):
-                    guard let done = digesting.removeValue(forKey: id) else { continue }
-                    if completed.isEmpty { finishBy = .now + Self.finishingDelay }
-                    completed.append((done, file))
-                case .transfer(.failed(let failure)):
-                    let actions = active[failure.id]?.transferFailed(failure, batchStop: stop, scheduler: &scheduler)
-                    perform(actions, for: failure.id, report: report)
-                }
-            }
-            // Nothing else running, a full group, or the first of them waited long enough.
-            if let due = finishBy, completed.count + digesting.count == active.count || completed.count >= Self.finishingGroup || .now >= due {
-                finish(completed, report: report)
-                completed.removeAll(keepingCapacity: true)
-                finishBy = nil
-            }
+            takeNewEpisodes(refill: refill)
+            admitEpisodes(report: report)
+            if active.isEmpty && !roster.hasUnclaimed && companions.isEmpty && feeder?.isFinished ?? true { break }
+            // While items wait to be claimed, events are taken without waiting for them.
+            let wakeBy = roster.hasUnclaimed ? .now : chores.wakeBy(refilling: refill != nil)
+            for event in queue.drain(until: wakeBy) { handle(event, report: report) }
+            finishReadyFiles(report: report)
         }
-        writePlaylists(report: report)
-        return BatchOutcome(results: self.items.indices.compactMap { results[$0] }, stop: stop)
+        filings.writePlaylists(store: store) { report(.notice($0)) }
+        return BatchOutcome(results: roster.outcomes, stop: stop)
     }
 
-    /// A completed transfer waits at most this long to be finished with others: finishing many
-    /// in one transaction costs little more than finishing one, and 2,000 small files finished one
-    /// by one spent most of their time committing.
-    static let finishingDelay = Duration.milliseconds(50)
-    /// Completed transfers are finished at once when this many wait.
-    static let finishingGroup = 64
+    /// Adds the episodes the refill (at its turn) and the feeder found since the last look.
+    private func takeNewEpisodes(refill: (() -> [DownloadItem])?) {
+        guard stop == nil else { return }
+        if let refill, !roster.hasUnclaimed, chores.refillDue(idle: active.isEmpty) { roster.add(refill()) }
+        if let feeder { roster.add(feeder.takeEpisodes()) }
+    }
 
-    /// Removes the partial files of the batch's folder that no record names (`OrphanedPartials`).
-    private func sweepOrphanedPartials(report: (DownloadUpdate) -> Void) {
-        do {
-            let removed = try OrphanedPartials.sweep(partialDirectory, store: store)
-            if removed.files > 0 {
-                report(.notice("removed \(removed.files) partial file\(removed.files == 1 ? "" : "s") no download can continue "
-                    + "(\(ByteCount.text(removed.bytes))) from \(partialDirectory)"))
+    /// Claims the next group of items and starts what fits; once the batch stopped, claims every
+    /// item instead, so the ones that never started are paused too.
+    private func admitEpisodes(report: (DownloadUpdate) -> Void) {
+        if let stop {
+            while roster.hasUnclaimed { claimNextGroup(report: report) }
+            pauseWaiting(because: stop, report: report)
+        } else {
+            if roster.hasUnclaimed { claimNextGroup(report: report) }
+            activate(inFlight: active.values.count { $0.phase.holdsTransferSlot }, report: report)
+        }
+    }
+
+    // MARK: Events
+
+    /// Hands `event` to whom it concerns: the feeder, a companion file, or an episode's machine.
+    private func handle(_ event: BatchEvent, report: (DownloadUpdate) -> Void) {
+        switch event {
+        case .interrupt:
+            halt(.interrupted)
+        case .prepared(let id, let outcome):
+            perform(active[id]?.prepared(outcome, batchStop: stop), for: id, report: report)
+            if case .finishing? = active[id]?.phase { chores.fileReady() }
+        case .transfer(.progress(let all)):
+            if let feeder, case let feeds = all.filter({ FeedRound.owns($0.id) }), !feeds.isEmpty { feeder.handle(.progress(feeds)) }
+            let snapshot = all.filter { !FeedRound.owns($0.id) && !CompanionFiles.owns($0.id) }
+            guard !snapshot.isEmpty else { return }
+            checkpoint(snapshot, report: report)
+            pollStopRequests(report: report)
+            report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
+        case .transfer(let transferEvent):
+            guard let id = transferEvent.requestID else { return }
+            if FeedRound.owns(id) {
+                feeder?.handle(transferEvent)
+            } else if CompanionFiles.owns(id) {
+                companions.handle(transferEvent, batchStopped: stop != nil, scheduler: &scheduler, report: report)
+            } else {
+                episodeEvent(transferEvent, id: id, report: report)
             }
-        } catch {
-            report(.notice("could not look for partial files no download can continue (\(error)); they stay in \(partialDirectory)"))
+        }
+    }
+
+    /// What the engine says of episode `id`'s transfer, handed to its machine.
+    private func episodeEvent(_ event: TransferEvent, id: Int, report: (DownloadUpdate) -> Void) {
+        switch event {
+        case .started:
+            perform(active[id]?.transferStarted(), for: id, report: report)
+        case .responded(let response):
+            perform(active[id]?.responded(response, now: .now), for: id, report: report)
+        case .filled(_, let bytes):
+            if placement.syncsToDisk { startWriteback(id, upTo: bytes) }
+        case .completed(let done):
+            perform(active[id]?.transferCompleted(done), for: id, report: report)
+        case .failed(let failure):
+            perform(active[id]?.transferFailed(failure, batchStop: stop, scheduler: &scheduler), for: id, report: report)
+        case .progress:
+            break
         }
     }
 
@@ -247,6 +188,8 @@ public final class DownloadBatch {
                 startTransfer(id, resume: resume, notBefore: notBefore)
             case .cancelTransfer:
                 engine?.cancel(id)
+            case .prepare(let job):
+                preparer?.prepare(job)
             case .report(let update):
                 report(update)
             case .record:
@@ -271,10 +214,9 @@ public final class DownloadBatch {
     /// before `notBefore`.
     private func startTransfer(_ id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) {
         guard let engine, let download = active[id] else { return }
-        if notBefore == nil { delayed.remove(id) } else { delayed.insert(id) }
         let request = TransferRequest(
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
-            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: syncsToDisk,
+            notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: placement.syncsToDisk,
             maxSize: settings.maxEpisodeSize)
         engine.start(request)
     }
@@ -284,7 +226,6 @@ public final class DownloadBatch {
     /// that fails is said in the result, never dropped.
     private func end(_ id: Int, _ ending: EpisodeDownload.Ending, report: (DownloadUpdate) -> Void) {
         guard let download = active[id] else { return }
-        digester?.forget(id)
         var note: String?
         switch ending {
         case .cancelled:
@@ -307,11 +248,75 @@ public final class DownloadBatch {
         settle(id, download.result(ending, note: note), report: report)
     }
 
+    /// Stops every transfer; they come back as cancelled failures and are paused.
+    private func halt(_ reason: BatchOutcome.Stop) {
+        guard stop == nil else { return }
+        stop = reason
+        feeder?.stop()
+        engine?.shutdown()
+    }
+
+    /// Records `result` as episode `id`'s end.
+    func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
+        active[id] = nil
+        placement.release(id)
+        roster.settle(id, result)
+        report(.finished(result))
+    }
+
+    // MARK: Progress
+
+    /// Takes a progress snapshot: each episode's machine says what is due (`Checkpoint`); data is
+    /// `fdatasync`ed before the record that vouches for it, so a kill -9 at any instant leaves a
+    /// true record, and once a second the others' progress is written for `status`.
+    private func checkpoint(_ snapshot: [TransferProgress], report: (DownloadUpdate) -> Void) {
+        let now = ContinuousClock.now
+        var due: [DownloadRecord] = []
+        var others: [(key: EpisodeKey, bytes: Int64, speed: Double)] = []
+        for progress in snapshot {
+            switch active[progress.id]?.progressed(progress, now: now) {
+            case .none?, nil:
+                continue
+            case .progress?:
+                if let key = active[progress.id]?.record.key { others.append((key, progress.bytes, progress.speed)) }
+            case .record?:
+                if let record = active[progress.id]?.record { due.append(record) }
+            case .sync(let bytes)?:
+                guard let path = active[progress.id]?.partialPath else { continue }
+                active[progress.id]?.synced(bytes, durable: syncPartial(path, bytes: bytes))
+                if let record = active[progress.id]?.record { due.append(record) }
+            }
+        }
+        do {
+            try store.saveDownloads(due)
+            if chores.progressWriteDue(now: now) { try store.recordProgress(others) }
+        } catch {
+            // Not fatal: the records stay behind their files, which is safe (a record never
+            // vouches for more than the file holds), and the next checkpoint tries again.
+            guard let item = snapshot.lazy.compactMap({ self.active[$0.id]?.item }).first, chores.tellProgressUnrecorded() else { return }
+            report(.warning(item, "could not record download progress (\(error)); if podcast stops now, podcast resume may fetch some bytes again"))
+        }
+    }
+
+    /// Starts writing the bytes of episode `id` received since the last call to disk, without
+    /// waiting, so the disk writes while the network reads and the checkpoints' and the final
+    /// `fdatasync` wait for little (on a disk, the end of a large download would otherwise wait
+    /// for all of it).
+    private func startWriteback(_ id: Int, upTo bytes: Int64) {
+        guard let range = active[id]?.filled(upTo: bytes), let path = active[id]?.partialPath else { return }
+        do {
+            try FileIO.startWriteback(path, of: range)
+        } catch {
+            // Only a hint to the kernel: the data is in the page cache either way, and the sync
+            // before the record is what makes it durable.
+        }
+    }
+
     /// Makes the first `bytes` of the partial file at `path` durable: true when they are on disk
     /// (or there is no disk, on a file system in memory).
     func syncPartial(_ path: String, bytes: Int64) -> Bool {
         guard bytes > 0 else { return false }
-        guard syncsToDisk else { return true }
+        guard placement.syncsToDisk else { return true }
         do {
             try FileIO.syncData(path)
             return true
@@ -329,63 +334,6 @@ public final class DownloadBatch {
         } catch {
             return "\(error)"
         }
-    }
-
-    /// Stops every transfer; they come back as cancelled failures and are paused.
-    private func halt(_ reason: BatchOutcome.Stop) {
-        guard stop == nil else { return }
-        stop = reason
-        feeder?.stop()
-        engine?.shutdown()
-    }
-
-    /// The part of `event` that is about the feeder's transfers, if any.
-    private static func feederPart(of event: TransferEvent) -> TransferEvent? {
-        if case .progress(let all) = event {
-            let feeds = all.filter { FeedRound.owns($0.id) }
-            return feeds.isEmpty ? nil : .progress(feeds)
-        }
-        return event.requestID.map(FeedRound.owns) == true ? event : nil
-    }
-
-    /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
-    /// partial file stays theirs, with its resume data.
-    private func pauseWaiting(because stop: BatchOutcome.Stop, report: (DownloadUpdate) -> Void) {
-        let indexes = claims.takeAllWaiting()
-        guard !indexes.isEmpty else { return }
-        // One transaction for them all; each record is still written whole, or not at all.
-        var paused: [DownloadItem] = []
-        do {
-            try store.transaction {
-                for index in indexes where admit(index, report: report) {
-                    paused.append(items[index])
-                    perform(active[index]?.batchStoppedBeforeStart(stop), for: index, report: report)
-                }
-            }
-        } catch {
-            for item in paused {
-                report(.warning(item, "the pause could not be recorded (\(error)); podcast resume will start it over"))
-            }
-        }
-    }
-
-    /// Records `result` as episode `id`'s end.
-    func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
-        active[id] = nil
-        placement.release(id)
-        delayed.remove(id)
-        results[id] = result
-        report(.finished(result))
-    }
-
-    /// Records the end of an episode that never became active.
-    func settleEarly(
-        _ index: Int, _ item: DownloadItem, _ state: DownloadResult.State, path: String? = nil, error: String,
-        report: (DownloadUpdate) -> Void
-    ) {
-        let result = DownloadResult(item: item, state: state, path: path, bytes: 0, error: error)
-        results[index] = result
-        report(.finished(result))
     }
 }
 
@@ -415,7 +363,7 @@ public struct BatchOutcome: Sendable {
 /// What the batch thread waits for.
 enum BatchEvent: Sendable {
     case transfer(TransferEvent)
-    /// The `FileDigester` took a completed file's SHA-256 (after tagging it, when asked).
-    case digested(id: Int, file: DigestedFile)
+    /// The `FilePreparer` checked, tagged and hashed a completed file.
+    case prepared(id: Int, FilePreparation.Outcome)
     case interrupt
 }

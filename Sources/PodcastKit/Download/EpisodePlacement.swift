@@ -10,8 +10,35 @@ struct EpisodePlacement {
     /// The names the batch's unfinished episodes hold, taken in the batch's order.
     private var holds = NameHolds()
 
+    /// False when the Episodes directory is on a file system in memory, where syncs are no-ops.
+    private(set) var syncsToDisk = true
+
     init(episodesDirectory: String) {
         self.episodesDirectory = episodesDirectory
+    }
+
+    /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
+    /// finishing is a rename), never under a final name.
+    var partialDirectory: String { episodesDirectory + "/.partial" }
+
+    /// Makes the partial folder, learns whether its file system syncs to a disk, and removes the
+    /// partial files there that no record names (`OrphanedPartials`), telling `report`.
+    mutating func preparePartialDirectory(store: StateStore, report: (DownloadUpdate) -> Void) throws(EpisodesDirectoryError) {
+        do {
+            try FileIO.makeDirectory(partialDirectory, mode: 0o755)
+        } catch {
+            throw EpisodesDirectoryError(directory: episodesDirectory, error: error)
+        }
+        syncsToDisk = !FileIO.isInMemory(partialDirectory)
+        do {
+            let removed = try OrphanedPartials.sweep(partialDirectory, store: store)
+            if removed.files > 0 {
+                report(.notice("removed \(removed.files) partial file\(removed.files == 1 ? "" : "s") no download can continue "
+                    + "(\(ByteCount.text(removed.bytes))) from \(partialDirectory)"))
+            }
+        } catch {
+            report(.notice("could not look for partial files no download can continue (\(error)); they stay in \(partialDirectory)"))
+        }
     }
 
     /// The Episodes directory `item` goes into.

@@ -56,8 +56,8 @@ final class Transfer {
     /// 256 KiB each would cost 12 MiB at 48 feeds, for no speed a feed needs.
     private static let feedReceiveBuffer = 64 * 1024
 
-    /// Received bytes are announced (`.filled`) in pieces this large, so they can be digested and
-    /// handed to the disk's writeback while the network reads.
+    /// Received bytes are announced (`.filled`) in pieces this large, so they can be handed to
+    /// the disk's writeback while the network reads.
     static let filledPiece: Int64 = 4 * 1024 * 1024
 
     /// Room in the receive buffer for the response's headers, which arrive in the same reads as

@@ -6,6 +6,9 @@ extension EpisodeDownload {
         case transfer(resume: ResumePoint?, notBefore: ContinuousClock.Instant?)
         /// Stop the running transfer; it comes back as a failure (`transferFailed`).
         case cancelTransfer
+        /// Check, tag and hash the complete file off the batch's thread; its outcome comes back
+        /// through `prepared`.
+        case prepare(FilePreparation)
         /// Tell the user.
         case report(DownloadUpdate)
         /// Write the record as it stands (a validator worth keeping arrived).

@@ -1,10 +1,39 @@
-/// One episode a batch is fetching: its record as this process knows it, where its bytes go, the
-/// current attempt and its history of failures.
+/// One episode a batch is fetching, from its first attempt to its end: its record as this process
+/// knows it, where its bytes go, the phase it is in, the current attempt and its history of
+/// failures.
 ///
-/// A value with one owner, the batch, which changes it only through the events in
-/// `EpisodeDownload+StateMachine.swift` and carries out the actions they return (transfers,
-/// store writes, syncs, endings); nothing else mutates it.
+/// A state machine with one owner, the batch, which changes it only through the events below and
+/// carries out the actions they return (transfers, file preparations, store writes, syncs,
+/// endings); nothing else mutates it.
+///
+///     queued ──started──▶ transferring ──completed──▶ preparing ──prepared──▶ finishing ──placed──▶ ended
+///        ▲                    │  failed                  │ mismatched (once)
+///        └── waitingToRetry ◀─┴──────────────────────────┘          any phase ──ending──▶ ended
 struct EpisodeDownload {
+    /// Where the episode stands.
+    enum Phase: Equatable {
+        /// Its transfer was handed to the engine, which has not started it yet (connection limits).
+        case queued
+        /// Its transfer runs.
+        case transferring
+        /// Its next attempt waits for a retry's back-off, until `until`.
+        case waitingToRetry(until: ContinuousClock.Instant)
+        /// Its file is complete and being checked, tagged and hashed (`FilePreparation`).
+        case preparing(CompletedTransfer)
+        /// Its file is ready (`file`) and waits to be placed with others.
+        case finishing(CompletedTransfer, FinishedFile)
+        /// It ended: placed, or short of that (`Ending`).
+        case ended
+
+        /// True while its transfer holds a place among the batch's running and queued ones.
+        var holdsTransferSlot: Bool {
+            switch self {
+            case .queued, .transferring: true
+            case .waitingToRetry, .preparing, .finishing, .ended: false
+            }
+        }
+    }
+
     /// The engine request id: the item's index in the batch.
     let id: Int
     let item: DownloadItem
@@ -20,6 +49,8 @@ struct EpisodeDownload {
     /// Where the first attempt continues the partial file left by an earlier run, if it does.
     let plannedResume: ResumePoint?
 
+    /// Where it stands.
+    private(set) var phase = Phase.queued
     /// The current attempt's answer, once the server gave one.
     private(set) var response: TransferResponse?
     private(set) var history: RetryPolicy.History
@@ -94,6 +125,7 @@ extension EpisodeDownload {
 
     /// The engine began the transfer.
     mutating func transferStarted() -> [Action] {
+        phase = .transferring
         record.state = .downloading
         return [.report(.started(item))]
     }
@@ -160,24 +192,26 @@ extension EpisodeDownload {
         return writeback
     }
 
-    /// `podcast pause` or `podcast cancel` asked to stop it while its transfer runs: the transfer
-    /// is stopped, and the request carried out when it comes back.
+    /// `podcast pause` or `podcast cancel` asked to stop it while its transfer runs or waits: the
+    /// transfer is stopped, and the request carried out when it comes back. A complete file is
+    /// past stopping: it is placed.
     mutating func stopAsked(_ request: StopRequest) -> [Action] {
+        guard phase.holdsTransferSlot || phase.isWaitingToRetry else { return [] }
         stopRequest = request
         return [.cancelTransfer]
     }
 
     /// A stop asked before its transfer started: carried out at once.
-    func stopAskedBeforeStart(_ request: StopRequest) -> [Action] {
+    mutating func stopAskedBeforeStart(_ request: StopRequest) -> [Action] {
         switch request {
-        case .pause: [.end(.paused(because: "paused", bytes: plannedResume?.offset ?? 0))]
-        case .cancel: [.end(.cancelled)]
+        case .pause: end(.paused(because: "paused", bytes: plannedResume?.offset ?? 0))
+        case .cancel: end(.cancelled)
         }
     }
 
     /// The batch stopped (Ctrl-C, a full disk) before its transfer started.
-    func batchStoppedBeforeStart(_ stop: BatchOutcome.Stop) -> [Action] {
-        [.end(.paused(because: stop.reason, bytes: plannedResume?.offset ?? 0))]
+    mutating func batchStoppedBeforeStart(_ stop: BatchOutcome.Stop) -> [Action] {
+        end(.paused(because: stop.reason, bytes: plannedResume?.offset ?? 0))
     }
 
     /// The attempt failed: a stop asked of it or of the batch is carried out; otherwise the retry
@@ -189,10 +223,10 @@ extension EpisodeDownload {
             stopRequest = nil
             // A transfer cancelled while it waited reports 0 bytes; the file still holds what it had.
             let bytes = max(failure.bytes, record.bytes)
-            return [.end(request == .pause ? .paused(because: "paused", bytes: bytes) : .cancelled)]
+            return end(request == .pause ? .paused(because: "paused", bytes: bytes) : .cancelled)
         }
         if let batchStop {
-            return [.end(.paused(because: batchStop.reason, bytes: failure.bytes))]
+            return end(.paused(because: batchStop.reason, bytes: failure.bytes))
         }
         switch scheduler.next(after: failure, resumed: attemptResumed, history: &history, url: record.url) {
         case .attempt(let fromPartial, nil):
@@ -202,18 +236,45 @@ extension EpisodeDownload {
             return [.report(.retrying(item, until: until, reason: failure.retryReason))]
                 + attempt(resume: fromPartial ? resumePoint(at: failure.bytes) : nil, notBefore: until)
         case .fail(let final):
-            return [.end(.failed(because: failure.reason, bytes: failure.bytes, final: final))]
+            return end(.failed(because: failure.reason, bytes: failure.bytes, final: final))
         case .giveUp(let attempts, let spent):
-            return [.end(.failed(because: failure.givingUp(attempts: attempts, spent: spent), bytes: failure.bytes, final: false))]
+            return end(.failed(because: failure.givingUp(attempts: attempts, spent: spent), bytes: failure.bytes, final: false))
         case .stopAll:
             let reason = if case .local(let error) = failure.kind { "cannot write \(error.path ?? partialPath): \(error.reason)" } else { failure.reason }
-            return [.stopBatch(.storageFull(reason)), .end(.paused(because: reason, bytes: failure.bytes))]
+            return [.stopBatch(.storageFull(reason))] + end(.paused(because: reason, bytes: failure.bytes))
         }
     }
 
-    /// The transfer delivered the whole file; it waits to be placed with others.
-    mutating func transferCompleted(_ done: CompletedTransfer) {
+    /// The transfer delivered the whole file: it is checked, tagged and hashed off the batch's
+    /// thread before it is placed.
+    mutating func transferCompleted(_ done: CompletedTransfer) -> [Action] {
         received += done.received
+        phase = .preparing(done)
+        let tags = filing.settings.tag ? EpisodeTags(self) : nil
+        return [.prepare(FilePreparation(id: id, path: partialPath, bytes: done.bytes, integrity: item.entry.integrity?.check, tags: tags))]
+    }
+
+    /// The file was prepared (`FilePreparation`): ready, it waits to be placed with others; a
+    /// mismatch with the feed's digest fetches it again once (`digestMismatched`); a file that
+    /// cannot be read fails the episode, its partial file kept for `podcast resume`.
+    mutating func prepared(_ outcome: FilePreparation.Outcome, batchStop: BatchOutcome.Stop?) -> [Action] {
+        guard case .preparing(let done) = phase else { return [] }
+        switch outcome {
+        case .ready(let file, let untagged):
+            phase = .finishing(done, file)
+            return untagged.map { [.report(.warning(item, "kept untagged: \($0)"))] } ?? []
+        case .mismatched(let check):
+            return digestMismatched(check, batchStop: batchStop)
+        case .failed(let why):
+            return end(.failed(because: why, bytes: done.bytes, final: false))
+        }
+    }
+
+    /// Placing the ready file failed (`why`): the episode fails, its partial file kept for
+    /// `podcast resume` (a tagged copy is removed by the batch).
+    mutating func placingFailed(_ why: String) -> [Action] {
+        guard case .finishing(let done, _) = phase else { return [] }
+        return end(.failed(because: why, bytes: done.bytes, final: false))
     }
 
     /// The completed file does not match the feed's `podcast:integrity` digest (`check` names
@@ -223,17 +284,20 @@ extension EpisodeDownload {
         guard !refetchedForIntegrity else {
             let reason = "the file does not match the \(check) digest the feed publishes (podcast:integrity), "
                 + "twice; the publisher's file or digest is wrong"
-            return [.end(.failed(because: reason, bytes: 0, final: true))]
+            return end(.failed(because: reason, bytes: 0, final: true))
         }
         refetchedForIntegrity = true
         let warning = Action.report(.warning(item, "the file does not match the feed's \(check) digest: fetching it again"))
-        if let batchStop { return [warning, .discardPartial, .end(.paused(because: batchStop.reason, bytes: 0))] }
+        if let batchStop { return [warning, .discardPartial] + end(.paused(because: batchStop.reason, bytes: 0)) }
         return [warning, .discardPartial] + attempt(resume: nil, notBefore: nil)
     }
 
-    /// The file was moved to `path` and is recorded there, as `file` says it is on disk.
-    mutating func placed(at path: String, by done: CompletedTransfer, file: FinishedFile) {
+    /// The file was moved to `path`, as `file` says it is on disk: the record that says so is
+    /// what the batch writes next.
+    mutating func placed(at path: String, file: FinishedFile) {
+        guard case .finishing(let done, _) = phase else { return }
         record.completed(by: done, at: path, file: file)
+        phase = .ended
     }
 
     // MARK: Endings
@@ -279,7 +343,13 @@ extension EpisodeDownload {
     private mutating func attempt(resume: ResumePoint?, notBefore: ContinuousClock.Instant?) -> [Action] {
         response = nil
         attemptResumed = resume != nil
+        phase = notBefore.map { .waitingToRetry(until: $0) } ?? .queued
         return [.transfer(resume: resume, notBefore: notBefore)]
+    }
+
+    private mutating func end(_ ending: Ending) -> [Action] {
+        phase = .ended
+        return [.end(ending)]
     }
 }
 
@@ -290,5 +360,25 @@ extension DownloadRecord {
         guard durable, bytes > 0 else { return }
         resume.durableBytes = bytes
         resume.dataBoot = ProcessOwner.currentBoot
+    }
+}
+
+extension EpisodeDownload.Phase {
+    /// True while its next attempt waits for a retry's back-off.
+    var isWaitingToRetry: Bool {
+        if case .waitingToRetry = self { true } else { false }
+    }
+}
+
+extension EpisodeTags {
+    /// The tags of `download`'s episode, with what its feed says when it could be read.
+    init(_ download: EpisodeDownload) {
+        let item = download.item
+        title = item.entry.title
+        album = item.podcastTitle
+        artist = download.filing.show?.author
+        year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
+        track = download.filing.episode?.episodeNumber
+        comment = download.filing.episode?.description
     }
 }

@@ -1,14 +1,38 @@
 import FoundationEssentials
 import Glibc
 
-extension DownloadBatch {
+/// The companion files a batch fetches for its episodes once they are in place (the best
+/// transcript, the chapters, the artwork, the show's cover) through the batch's engine, and the
+/// info file it writes beside them. Their failures are warnings: the episode stays downloaded.
+/// Not Sendable: the batch's thread owns it.
+final class CompanionFiles {
     /// Companion transfers' request ids start here, far past any episode's index.
-    static let firstCompanionID = 1 << 40
+    static let firstID = 1 << 40
+
+    private let store: StateStore
+    /// The engine of the batch's run, while it runs.
+    var engine: TransferEngine?
+    /// Companion files being fetched, by request id (from `firstID` on).
+    private var fetches: [Int: CompanionFetch] = [:]
+    /// Companion transfers started so far, for their ids.
+    private var started = 0
+    /// Podcast folders whose cover this batch has seen to.
+    private var coverFolders: Set<String> = []
+
+    init(store: StateStore) {
+        self.store = store
+    }
+
+    /// True when no companion file is being fetched.
+    var isEmpty: Bool { fetches.isEmpty }
+
+    /// True for the request ids of companion transfers.
+    static func owns(_ id: Int) -> Bool { id >= firstID }
 
     /// Starts what `filing` asks to go with `item`'s media file at `path` and is not there yet:
     /// the best transcript, the chapters, the artwork and the show's cover are fetched through
     /// the engine; the info file is written at once. What the feed does not offer is skipped.
-    func startCompanions(of item: DownloadItem, filing: EpisodeFiling, at path: String, report: (DownloadUpdate) -> Void) {
+    func start(of item: DownloadItem, filing: EpisodeFiling, at path: String, report: (DownloadUpdate) -> Void) {
         let wanted = filing.settings.companions
         guard !wanted.isEmpty, let slash = path.lastIndex(of: "/") else { return }
         let folder = String(path[..<slash])
@@ -29,7 +53,7 @@ extension DownloadBatch {
         let episode = filing.episode
         func fetch(_ kind: LibraryFile.Kind, from url: String?, fileExtension: String?) {
             guard let url, !present.contains(kind) else { return }
-            startCompanion(CompanionFetch(
+            start(CompanionFetch(
                 item: item, kind: kind, url: url, partialPath: ProcessTemporary.path(in: folder, for: path + "\n" + kind.rawValue),
                 folder: folder, stem: stem, fileExtension: fileExtension))
         }
@@ -54,15 +78,15 @@ extension DownloadBatch {
         guard let folder, let image = show.image, coverFolders.insert(folder).inserted else { return }
         let names = (try? FileIO.names(in: folder)) ?? []
         guard !names.contains(where: { $0.hasPrefix("cover.") }) else { return }
-        startCompanion(CompanionFetch(
+        start(CompanionFetch(
             item: item, kind: .cover, url: image, partialPath: ProcessTemporary.path(in: folder, for: folder + "\ncover"),
             folder: folder, stem: "cover", fileExtension: nil))
     }
 
-    private func startCompanion(_ fetch: CompanionFetch) {
-        let id = Self.firstCompanionID + companionsStarted
-        companionsStarted += 1
-        companions[id] = fetch
+    private func start(_ fetch: CompanionFetch) {
+        let id = Self.firstID + started
+        started += 1
+        fetches[id] = fetch
         engine?.start(fetch.request(id: id, resume: nil, notBefore: nil))
     }
 
@@ -88,18 +112,19 @@ extension DownloadBatch {
 
     /// What a companion transfer reports, handled here: its answer's validators are kept (to
     /// continue it), a complete file is put in place and recorded, a failure is retried by the
-    /// scheduler or becomes a warning. Progress is not shown for companions.
-    func companionEvent(_ event: TransferEvent, report: (DownloadUpdate) -> Void) {
+    /// scheduler or becomes a warning (silently dropped once the batch stopped). Progress is not
+    /// shown for companions.
+    func handle(_ event: TransferEvent, batchStopped: Bool, scheduler: inout RetryScheduler, report: (DownloadUpdate) -> Void) {
         switch event {
         case .responded(let answer):
-            companions[answer.id]?.resume.etag = answer.encoded ? nil : answer.etag
-            companions[answer.id]?.resume.lastModified = answer.encoded ? nil : answer.lastModified
-            companions[answer.id]?.resume.total = answer.total
+            fetches[answer.id]?.resume.etag = answer.encoded ? nil : answer.etag
+            fetches[answer.id]?.resume.lastModified = answer.encoded ? nil : answer.lastModified
+            fetches[answer.id]?.resume.total = answer.total
         case .completed(let done):
-            guard let fetch = companions.removeValue(forKey: done.id) else { return }
+            guard let fetch = fetches.removeValue(forKey: done.id) else { return }
             let destination = fetch.destination(contentType: done.contentType)
             do {
-                // Companions are small: read again for their digest rather than hashed as they arrive.
+                // Companions are small: read for their digest here, once complete.
                 let file = LibraryFile(
                     path: destination, feed: fetch.item.feed, identity: fetch.kind == .cover ? nil : fetch.item.entry.identity,
                     kind: fetch.kind, bytes: done.bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: fetch.partialPath, .sha256)),
@@ -111,13 +136,13 @@ extension DownloadBatch {
                 report(.warning(fetch.item, "could not save its \(fetch.kind.label) as \(destination): \(error)"))
             }
         case .failed(let failure):
-            guard var fetch = companions[failure.id] else { return }
-            switch fetch.retry(after: failure, batchStopped: stop != nil, scheduler: &scheduler) {
+            guard var fetch = fetches[failure.id] else { return }
+            switch fetch.retry(after: failure, batchStopped: batchStopped, scheduler: &scheduler) {
             case .attempt(let point, let notBefore):
-                companions[failure.id] = fetch
+                fetches[failure.id] = fetch
                 engine?.start(fetch.request(id: failure.id, resume: point, notBefore: notBefore))
             case .drop(let warning):
-                companions[failure.id] = nil
+                fetches[failure.id] = nil
                 // Ownership: the companion's own temporary file (`ProcessTemporary`).
                 unlink(fetch.partialPath)
                 if let warning { report(.warning(fetch.item, warning)) }

@@ -9,9 +9,6 @@ extension DownloadBatch {
     /// How many episodes may be in flight at once: the running ones and the queued ones.
     var activeWindow: Int { settings.concurrency + Self.queuedInEngine }
 
-    /// True while some items are not claimed yet.
-    var hasUnclaimed: Bool { claims.hasUnclaimed }
-
     /// Claims the next group of items in the progress buffer (one transaction), settles those that
     /// need no transfer and queues the others to be started (`activate`). Groups start small and
     /// double, so the first transfers start at once instead of after thousands of claims; the run
@@ -21,15 +18,15 @@ extension DownloadBatch {
     /// their own way), and not one busy wait per group.
     func claimNextGroup(report: (DownloadUpdate) -> Void) {
         var group: [(index: Int, record: DownloadRecord)] = []
-        group.reserveCapacity(claims.groupSize)
-        while group.count < claims.groupSize, let index = claims.takeUnclaimed() {
-            guard let record = claimableRecord(for: items[index]) else {
-                settleEarly(index, items[index], .skipped, error: DownloadResult.noMedia, report: report)
+        group.reserveCapacity(roster.claims.groupSize)
+        while group.count < roster.claims.groupSize, let index = roster.claims.takeUnclaimed() {
+            guard let record = claimableRecord(for: roster[index]) else {
+                settleEarly(index, .skipped, error: DownloadResult.noMedia, report: report)
                 continue
             }
             group.append((index, record))
         }
-        claims.groupClaimed()
+        roster.claims.groupClaimed()
         guard !group.isEmpty else { return }
         let answers: [StateStore.Claim]
         do {
@@ -37,21 +34,21 @@ extension DownloadBatch {
         } catch {
             // Never recorded, so `podcast resume` cannot know them.
             let reason = "could not record the download: \(error); run podcast download again for it"
-            let unclaimed = group.map(\.index) + Array(claims.takeAllUnclaimed())
+            let unclaimed = group.map(\.index) + Array(roster.claims.takeAllUnclaimed())
             for index in unclaimed {
-                settleEarly(index, items[index], .failed, error: reason, report: report)
+                settleEarly(index, .failed, error: reason, report: report)
             }
             return
         }
         for ((index, _), claim) in zip(group, answers) {
             switch claim {
             case .alreadyDownloaded(let path):
-                settleEarly(index, items[index], .skipped, path: path, error: "already downloaded", report: report)
-                completeInPlace(items[index], at: path, report: report)
+                settleEarly(index, .skipped, path: path, error: "already downloaded", report: report)
+                completeInPlace(roster[index], at: path, report: report)
             case .busy(let pid):
-                settleEarly(index, items[index], .skipped, error: "being downloaded by process \(pid)", report: report)
+                settleEarly(index, .skipped, error: "being downloaded by process \(pid)", report: report)
             case .claimed(let previous):
-                claims.wait(index, previous: previous)
+                roster.claims.wait(index, previous: previous)
             }
         }
     }
@@ -61,7 +58,7 @@ extension DownloadBatch {
     /// Episodes get their state machine only here, so thousands of queued ones cost an index each.
     func activate(inFlight: Int, report: (DownloadUpdate) -> Void) {
         var inFlight = inFlight
-        while inFlight < activeWindow, let index = claims.takeWaiting() {
+        while inFlight < activeWindow, let index = roster.claims.takeWaiting() {
             if admit(index, report: report) {
                 perform(active[index]?.begin(), for: index, report: report)
                 inFlight += 1
@@ -73,12 +70,12 @@ extension DownloadBatch {
     /// was placed by a run killed before recording it (`adoptPlaced`), or cannot be prepared (it
     /// is settled then).
     func admit(_ index: Int, report: (DownloadUpdate) -> Void) -> Bool {
-        let item = items[index]
+        let item = roster[index]
         // The claim's record is made again from the item rather than kept: thousands of waiting
         // episodes would otherwise hold a record each.
         guard let record = claimableRecord(for: item) else { return false }
         do {
-            guard let download = try claimed(index, item, record, previous: claims.takePrevious(of: index), report: report) else {
+            guard let download = try claimed(index, item, record, previous: roster.claims.takePrevious(of: index), report: report) else {
                 return false
             }
             // Admitted in the batch's order: so its name is decided (`EpisodePlacement.hold`).
@@ -86,7 +83,7 @@ extension DownloadBatch {
             active[index] = download
             return true
         } catch {
-            settleEarly(index, item, .failed, error: "\(error)", report: report)
+            settleEarly(index, .failed, error: "\(error)", report: report)
             return false
         }
     }
@@ -95,8 +92,8 @@ extension DownloadBatch {
     private func claimableRecord(for item: DownloadItem) -> DownloadRecord? {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
-        record.library = item.library ?? library
-        let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? partialDirectory
+        record.library = item.library ?? filings.library
+        let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? placement.partialDirectory
         record.resume.partialPath = directory + "/" + Self.partialName(of: item.key)
         return record
     }
@@ -122,7 +119,7 @@ extension DownloadBatch {
         if previous != nil, try adoptPlaced(index, item, record, filing: filing, report: report) { return nil }
         // A resumed episode's own Episodes directory may lack the partial folder (removed by hand).
         let partialFolder = String(partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.startIndex)])
-        if partialFolder != partialDirectory {
+        if partialFolder != placement.partialDirectory {
             do throws(SystemError) { try placement.makeFolder(partialFolder) } catch {
                 // Only a subscription's own directory differs from the batch's.
                 throw EpisodesDirectoryError(directory: item.episodesDirectory ?? partialFolder, error: error, subscriptionFeed: item.feed)
@@ -165,7 +162,7 @@ extension DownloadBatch {
             forgetPlacement(of: item, report: report)
             // Ownership: the episode's own partial file (left when a tagged copy was placed).
             if let partial = claimedRecord.resume.partialPath { unlink(partial) }
-            settleEarly(index, item, .skipped, path: path, error: "already downloaded (placed by a run stopped before it recorded it)", report: report)
+            settleEarly(index, .skipped, path: path, error: "already downloaded (placed by a run stopped before it recorded it)", report: report)
             completeInPlace(item, at: path, report: report)
             return true
         }
@@ -203,26 +200,14 @@ extension DownloadBatch {
     /// How `item`'s files are made: its own settings or the batch's, with what its feed says when
     /// they need that.
     func filing(for item: DownloadItem, report: (DownloadUpdate) -> Void) -> EpisodeFiling {
-        let settings = item.library ?? library
-        let found = settings.needsFeedDetails
-            ? details.lookup(feed: item.feed, identity: item.entry.identity) { report(.warning(item, $0)) } : nil
-        let values = NameValues(
-            podcast: item.podcastTitle, title: item.entry.title, published: item.entry.published, episode: found?.episode?.episodeNumber,
-            season: found?.episode?.season, guid: item.entry.guid,
-            fileExtension: EpisodeFileName.fileExtension(mediaType: item.entry.enclosureType, url: item.entry.enclosureURL ?? ""))
-        let filing = EpisodeFiling(
-            directory: placement.directory(for: item), settings: settings, values: values, show: found?.show, episode: found?.episode)
-        if settings.playlist, playlists[item.feed] == nil {
-            playlists[item.feed] = (filing.podcastFolder ?? filing.directory, item.podcastTitle, settings.portableNames, item.subscription)
-        }
-        return filing
+        filings.filing(for: item, in: placement.directory(for: item)) { report(.warning(item, $0)) }
     }
 
     /// For an episode found already downloaded at `path`: fetches the companion files it lacks.
     private func completeInPlace(_ item: DownloadItem, at path: String, report: (DownloadUpdate) -> Void) {
         let filing = filing(for: item, report: report)
         guard !filing.settings.companions.isEmpty else { return }
-        startCompanions(of: item, filing: filing, at: path, report: report)
+        companions.start(of: item, filing: filing, at: path, report: report)
     }
 
     /// The partial file's name: a stable hash of the episode's key.
@@ -239,4 +224,57 @@ extension DownloadBatch {
             && hex.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
+    /// Records the end of an episode that never became active.
+    private func settleEarly(_ index: Int, _ state: DownloadResult.State, path: String? = nil, error: String, report: (DownloadUpdate) -> Void) {
+        let result = DownloadResult(item: roster[index], state: state, path: path, bytes: 0, error: error)
+        roster.settle(index, result)
+        report(.finished(result))
+    }
+
+    /// Pauses the claimed episodes that never started, when the batch stops; an earlier run's
+    /// partial file stays theirs, with its resume data.
+    func pauseWaiting(because stop: BatchOutcome.Stop, report: (DownloadUpdate) -> Void) {
+        let indexes = roster.claims.takeAllWaiting()
+        guard !indexes.isEmpty else { return }
+        // One transaction for them all; each record is still written whole, or not at all.
+        var paused: [DownloadItem] = []
+        do {
+            try store.transaction {
+                for index in indexes where admit(index, report: report) {
+                    paused.append(roster[index])
+                    perform(active[index]?.batchStoppedBeforeStart(stop), for: index, report: report)
+                }
+            }
+        } catch {
+            for item in paused {
+                report(.warning(item, "the pause could not be recorded (\(error)); podcast resume will start it over"))
+            }
+        }
+    }
+
+    /// Once a second (called with each progress snapshot), takes the requests that `podcast pause`
+    /// and `podcast cancel` addressed to this process and hands each to its episode's machine: a
+    /// running one stops its transfer and carries the request out when it comes back; one still
+    /// waiting to start carries it out at once.
+    func pollStopRequests(report: (DownloadUpdate) -> Void) {
+        // Requests stay in the store until every episode is claimed: one for an episode not
+        // claimed yet would otherwise be taken and find nothing to stop.
+        guard !roster.hasUnclaimed, chores.stopRequestPollDue() else { return }
+        let requests: [AddressedStopRequest]
+        do {
+            requests = try store.takeStopRequests(for: .current)
+        } catch {
+            // Nothing was taken: the requests stay in the store and are read at the next poll.
+            return
+        }
+        for request in requests {
+            if let id = active.first(where: { $0.value.record.key == request.key })?.key {
+                perform(active[id]?.stopAsked(request.request), for: id, report: report)
+            } else if case let items = roster.items, let index = roster.claims.takeWaiting(where: { items[$0].key == request.key }),
+                admit(index, report: report)
+            {
+                perform(active[index]?.stopAskedBeforeStart(request.request), for: index, report: report)
+            }
+        }
+    }
 }
