@@ -14,7 +14,7 @@ extension EpisodeDownload {
             previous?.resume.total = resume.total
         }
         let filing = EpisodeFiling(
-            directory: "/tmp/x", settings: LibrarySettings(), values: NameValues(podcast: "Show", title: "one", fileExtension: "mp3"),
+            directory: "/tmp/x", settings: item.library ?? LibrarySettings(), values: NameValues(podcast: "Show", title: "one", fileExtension: "mp3"),
             show: nil, episode: nil)
         return EpisodeDownload(
             id: 1, item: item, record: record, partialPath: "/tmp/x/.partial/one.part", filing: filing, previous: previous,

@@ -23,6 +23,12 @@ import Testing
         #expect(verdict(Answer(status: 200, etag: "\"v1\"", contentLength: 4_000)) == .takeWhole(total: 4_000, startedOver: nil))
     }
 
+    @Test func anEmptyWholeFileAnsweringARangeRequestStartsOverInsteadOfEmptyingThePartialFile() {
+        let empty = ResponseCheck.verdict(on: Answer(status: 200, contentLength: 0), resuming: resume, emptyBody: true)
+        #expect(isStartOver(empty, saying: "empty file"))
+        #expect(ResponseCheck.verdict(on: Answer(status: 200, contentLength: 0), resuming: nil, emptyBody: true) == .takeWhole(total: 0, startedOver: nil))
+    }
+
     @Test func anEncodedWholeFileHasNoKnownLength() {
         #expect(verdict(Answer(status: 200, contentEncoding: "gzip", contentLength: 900)) == .takeWhole(total: nil, startedOver: nil))
         #expect(verdict(Answer(status: 200, contentEncoding: "identity", contentLength: 900)) == .takeWhole(total: 900, startedOver: nil))

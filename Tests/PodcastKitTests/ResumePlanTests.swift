@@ -137,6 +137,19 @@ import Testing
         #expect(point == nil && why == nil)
     }
 
+    /// The decision itself takes the file's size and the boot as facts: no file is read.
+    @Test func theDecisionIsMadeFromTheFactsAlone() {
+        let path = "/nowhere/episode.part"
+        let kept = ResumePlan.plan(record(path, bytes: 2_000, durable: 1_000, boot: "b1"), partialPath: path, size: 3_000, boot: "b1")
+        #expect(kept.0?.offset == 3_000 && kept.why == nil)
+        let rebooted = ResumePlan.plan(record(path, bytes: 2_000, durable: 1_000, boot: "b1"), partialPath: path, size: 3_000, boot: "b2")
+        #expect(rebooted.0?.offset == 1_000)
+        let shrunk = ResumePlan.plan(record(path, bytes: 2_000, durable: 1_000, boot: "b1"), partialPath: path, size: 1_500, boot: "b1")
+        #expect(shrunk.0 == nil && shrunk.why == "the record says 2000 bytes were saved but the partial file holds 1500")
+        let missing = ResumePlan.plan(record(path, bytes: 2_000, durable: 1_000, boot: "b1"), partialPath: path, size: nil, boot: "b1")
+        #expect(missing.0 == nil && missing.why == nil)
+    }
+
     @Test func aPartialFileLeftElsewhereIsMovedToTheEpisodesPath() throws {
         let (directory, earlier) = try partial(size: 2_048)
         defer { withExtendedLifetime(directory) {} }

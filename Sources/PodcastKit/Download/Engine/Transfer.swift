@@ -232,11 +232,10 @@ final class Transfer {
         }
         if !checkedResponse {
             // No body arrived (a 416's may be empty): the verdict is taken on the headers now.
-            switch ResponseCheck.verdict(on: answer, resuming: request.resume) {
+            switch ResponseCheck.verdict(on: answer, resuming: request.resume, emptyBody: true) {
             case .complete: return completed(url: url)
             case .startOver(let why): return failed(.startOver(why))
             case .append(let whole): total = whole
-            case .takeWhole where request.resume != nil: return failed(.startOver("the server answered the range request with an empty file"))
             case .failure, .takeWhole: break
             }
         }

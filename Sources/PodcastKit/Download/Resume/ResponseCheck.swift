@@ -51,13 +51,17 @@ public enum ResponseCheck {
         case failure
     }
 
-    /// The verdict on `answer` to a request that continued `resume` (nil: asked for the whole file).
-    public static func verdict(on answer: Answer, resuming resume: ResumePoint?) -> Verdict {
+    /// The verdict on `answer` to a request that continued `resume` (nil: asked for the whole
+    /// file); `emptyBody` when the transfer ended without a byte of body.
+    public static func verdict(on answer: Answer, resuming resume: ResumePoint?, emptyBody: Bool = false) -> Verdict {
         switch answer.status {
         case 416 where resume != nil:
             return rangeNotSatisfiable(answer, resume: resume!)
         case 206:
             return partial(answer, resume: resume)
+        case 200...299 where emptyBody && resume != nil:
+            // Taking it whole would truncate the partial file to nothing.
+            return .startOver("the server answered the range request with an empty file")
         case 200...299:
             let total = answer.isEncoded ? nil : answer.contentLength
             return .takeWhole(total: total, startedOver: resume.map { whyWhole(answer, resume: $0) })

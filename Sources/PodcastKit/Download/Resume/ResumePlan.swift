@@ -7,8 +7,14 @@ enum ResumePlan {
     /// there was nothing worth keeping). After a kill -9 in the same boot every byte in the file
     /// is trusted (the page cache holds them); after a reboot only the durable ones.
     static func plan(_ previous: DownloadRecord, partialPath: String) -> (ResumePoint?, why: String?) {
-        guard previous.resume.partialPath == partialPath, let size = FileIO.regularFileSize(partialPath), size > 0 else { return (nil, nil) }
-        let sameBoot = previous.resume.dataBoot == ProcessOwner.currentBoot
+        plan(previous, partialPath: partialPath, size: FileIO.regularFileSize(partialPath), boot: ProcessOwner.currentBoot)
+    }
+
+    /// The decision of `plan(_:partialPath:)` from the facts alone: the partial file's `size` (nil:
+    /// there is no such regular file) and the machine's current `boot`.
+    static func plan(_ previous: DownloadRecord, partialPath: String, size: Int64?, boot: String?) -> (ResumePoint?, why: String?) {
+        guard previous.resume.partialPath == partialPath, let size, size > 0 else { return (nil, nil) }
+        let sameBoot = previous.resume.dataBoot == boot
         // Every count in the record was true of the file when written; a file holding less has
         // lost data the record vouched for, and nothing in it can be trusted.
         let vouched = sameBoot ? previous.bytes : previous.resume.durableBytes

@@ -1,0 +1,119 @@
+import CCurl
+@testable import PodcastKit
+import Testing
+
+/// `EpisodeDownload.phase`: the whole lifecycle of one episode, event by event, from its first
+/// attempt to its end, without a server or a disk.
+@Suite(.timeLimit(.minutes(5))) struct EpisodeLifecycleTests {
+    private static let url = "http://127.0.0.1:8080/media/one.mp3"
+    private let start = ContinuousClock.now
+    private let item = DownloadItem(
+        number: 1, entry: ListingItem(number: 1, identity: "ep-1", title: "One", enclosureURL: url, enclosureLength: 4_000),
+        feed: "http://127.0.0.1:8080/feed.xml", podcastTitle: "Show")
+    private let done = CompletedTransfer(id: 1, bytes: 4_000, received: 4_000, effectiveURL: url, etag: "\"e1\"")
+    private let file = FinishedFile(bytes: 4_000, sha256: String(repeating: "a", count: 64), source: "/tmp/x/.partial/one.part")
+
+    private func scheduler() -> RetryScheduler {
+        RetryScheduler(policy: RetryPolicy(retries: 3, firstWait: .seconds(2)), now: { [start] in start }, jitter: { 1 })
+    }
+
+    private func lost(bytes: Int64) -> FailedTransfer {
+        FailedTransfer(id: 1, kind: .http(.status(503, url: Self.url, retryAfter: nil)), url: Self.url, bytes: bytes, received: bytes)
+    }
+
+    /// An episode whose transfer completed: it is preparing its file.
+    private func completed() -> EpisodeDownload {
+        var download = EpisodeDownload.fixture(item, url: Self.url)
+        _ = download.begin()
+        _ = download.transferStarted()
+        _ = download.transferCompleted(done)
+        return download
+    }
+
+    @Test func aDownloadGoesFromQueuedToEndedThroughEveryPhase() {
+        var download = EpisodeDownload.fixture(item, url: Self.url)
+        _ = download.begin()
+        #expect(download.phase == .queued && download.phase.holdsTransferSlot)
+        _ = download.transferStarted()
+        #expect(download.phase == .transferring)
+        let asked = download.transferCompleted(done)
+        #expect(download.phase == .preparing(done) && !download.phase.holdsTransferSlot)
+        #expect(asked == [.prepare(FilePreparation(id: 1, path: download.partialPath, bytes: 4_000, integrity: nil, tags: nil))])
+        #expect(download.prepared(.ready(file, untagged: nil), batchStop: nil) == [])
+        #expect(download.phase == .finishing(done, file))
+        download.placed(at: "/tmp/x/Show/one.mp3", file: file)
+        #expect(download.phase == .ended)
+        #expect(download.record.state == .downloaded && download.record.path == "/tmp/x/Show/one.mp3")
+        #expect(download.record.sha256 == file.sha256 && download.record.bytes == 4_000)
+    }
+
+    @Test func aFailedAttemptWaitsToRetryAndHoldsNoTransferSlotMeanwhile() {
+        var download = EpisodeDownload.fixture(item, url: Self.url)
+        var retries = scheduler()
+        _ = download.begin()
+        _ = download.transferStarted()
+        let actions = download.transferFailed(lost(bytes: 0), batchStop: nil, scheduler: &retries)
+        guard case .transfer(_, let notBefore?)? = actions.last else { Issue.record("no delayed attempt: \(actions)"); return }
+        #expect(download.phase == .waitingToRetry(until: notBefore))
+        #expect(!download.phase.holdsTransferSlot)
+        _ = download.transferStarted()
+        #expect(download.phase == .transferring)
+    }
+
+    @Test func aTagAskedForAndTheFeedsDigestGoToThePreparation() throws {
+        var settings = LibrarySettings()
+        settings.tag = true
+        let check = try #require(Integrity.Check(type: "sri", value: "sha256-" + String(repeating: "A", count: 43) + "="))
+        var entry = item.entry
+        entry.integrity = Integrity(type: "sri", value: "sha256-" + String(repeating: "A", count: 43) + "=")
+        let tagged = DownloadItem(number: 1, entry: entry, feed: item.feed, podcastTitle: "Show", library: settings)
+        var download = EpisodeDownload.fixture(tagged, url: Self.url)
+        _ = download.begin()
+        guard case .prepare(let job)? = download.transferCompleted(done).first else { Issue.record("no preparation"); return }
+        #expect(job.integrity == check)
+        #expect(job.tags?.title == "One" && job.tags?.album == "Show")
+    }
+
+    @Test func aFileThatCouldNotBeTaggedIsPlacedAsServedWithAWarning() {
+        var download = completed()
+        #expect(download.prepared(.ready(file, untagged: "TagLib cannot open it"), batchStop: nil) == [
+            .report(.warning(item, "kept untagged: TagLib cannot open it"))
+        ])
+        #expect(download.phase == .finishing(done, file))
+    }
+
+    @Test func aFileThatCannotBeReadFailsKeepingItsPartialFileForResume() {
+        var download = completed()
+        #expect(download.prepared(.failed("read /tmp/x: EIO"), batchStop: nil) == [
+            .end(.failed(because: "read /tmp/x: EIO", bytes: 4_000, final: false))
+        ])
+        #expect(download.phase == .ended)
+    }
+
+    @Test func aMismatchWithTheFeedsDigestFetchesAgainFromByteZero() {
+        var download = completed()
+        let actions = download.prepared(.mismatched(check: "sha256"), batchStop: nil)
+        #expect(actions.suffix(2) == [.discardPartial, .transfer(resume: nil, notBefore: nil)])
+        #expect(download.phase == .queued)
+    }
+
+    @Test func aFailedPlacingFailsTheEpisodeKeepingItsPartialFile() {
+        var download = completed()
+        _ = download.prepared(.ready(file, untagged: nil), batchStop: nil)
+        #expect(download.placingFailed("rename: EXDEV") == [.end(.failed(because: "rename: EXDEV", bytes: 4_000, final: false))])
+        #expect(download.phase == .ended)
+    }
+
+    @Test func aCompleteFileIsPastStoppingAndAPreparationOutOfTurnIsIgnored() {
+        var download = completed()
+        #expect(download.stopAsked(.cancel) == [])
+        _ = download.prepared(.ready(file, untagged: nil), batchStop: nil)
+        #expect(download.stopAsked(.pause) == [])
+        #expect(download.prepared(.failed("late"), batchStop: nil) == [], "only a preparing episode takes an outcome")
+        #expect(download.phase == .finishing(done, file))
+        var running = EpisodeDownload.fixture(item, url: Self.url)
+        _ = running.begin()
+        _ = running.transferStarted()
+        #expect(running.stopAsked(.pause) == [.cancelTransfer])
+    }
+}
