@@ -106,10 +106,10 @@ final class EngineLoop {
     /// every time and took the whole cap while the others received nothing.
     private func resumeTransfersWaitingForRate() {
         guard let limiter else { return }
-        let waiting = running.values.filter(\.waitsForRate).sorted { $0.rateTurn < $1.rateTurn }
-        for transfer in waiting {
+        let waiting = running.values.compactMap { transfer in transfer.rateTurn.map { (turn: $0, transfer) } }.sorted { $0.turn < $1.turn }
+        for (_, transfer) in waiting {
             guard limiter.allows() else { return }
-            transfer.waitsForRate = false
+            transfer.rateTurn = nil
             _ = podcast_curl_easy_unpause(transfer.easy.handle)
         }
     }

@@ -11,8 +11,6 @@ import Glibc
 /// held to a `BodyLimit`, so no body fills the disk.
 final class Transfer {
     let request: TransferRequest
-    /// The host `request` names, counted while the transfer runs (`TransferRequest.host`).
-    let host: String
     let easy: CurlEasy
     /// The partial file, open for writing; -1 until a body arrives for a conditional request
     /// (`acceptsNotModified`), which then creates it: a 304 leaves no file behind.
@@ -30,23 +28,42 @@ final class Transfer {
     private var limit: BodyLimit
     /// Why the write callback stopped the transfer, if it did.
     private(set) var refusal: FailedTransfer.Kind?
-    private var checkedResponse = false
-    /// True for a 416's body: an error page, never part of the file.
-    private var discardsBody = false
-    /// The current hop's body while its answer is a redirect (nil: it is not, or no body came yet).
-    private var redirectNote: RedirectNote?
+    /// What the current hop's answer is, as far as its body has shown.
+    private var hop = Hop.unchecked
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
-    /// True while the transfer waits for the speed cap (its write callback paused it).
-    var waitsForRate = false
-    /// When it began waiting for the speed cap, as the cap's turn number (`RateLimiter.nextTurn`):
-    /// the transfer that has waited longest goes on first.
-    private(set) var rateTurn = 0
-    private var sample: (bytes: Int64, time: ContinuousClock.Instant)
-    /// Bytes per second, smoothed over the last few seconds.
-    private(set) var speed: Double = 0
+    /// While the transfer waits for the speed cap (its write callback paused it): the cap's turn
+    /// number when it began (`RateLimiter.nextTurn`), so the one that waited longest goes on first.
+    var rateTurn: Int?
+    private var speed: SpeedMeter
     /// When the transfer was started: its `timeLimit` and `firstByteTimeout` count from here.
     private let startedAt = ContinuousClock.now
+
+    /// What a hop's answer is, once its first body bytes (or its end) showed it.
+    private enum Hop {
+        /// Not checked yet: no body byte has arrived.
+        case unchecked
+        /// A redirect, whose body (a note for browsers) is dropped.
+        case redirect(RedirectNote)
+        /// Checked (`ResponseCheck`): its body is the file's.
+        case file
+        /// Checked: its body is never part of the file (a 416's error page, a 304's mistake).
+        case discarded
+
+        /// True once the answer was checked.
+        var isChecked: Bool {
+            switch self {
+            case .file, .discarded: true
+            case .unchecked, .redirect: false
+            }
+        }
+    }
+
+    /// The host `request` names, counted while the transfer runs (`TransferRequest.host`).
+    var host: String { request.host }
+
+    /// True while the transfer waits for the speed cap.
+    var waitsForRate: Bool { rateTurn != nil }
 
     /// The largest piece libcurl hands over at once: 16 KiB halves throughput; 256 and 512 KiB
     /// were equally fast (design notes), and 256 KiB keeps 16 transfers under the memory target.
@@ -82,7 +99,6 @@ final class Transfer {
         request: TransferRequest, settings: HTTPSettings, limiter: RateLimiter? = nil, jar: CookieJar? = nil, outbox: EngineOutbox
     ) throws(FailedTransfer) {
         self.request = request
-        host = request.host
         self.outbox = outbox
         self.limiter = limiter
         limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
@@ -100,7 +116,7 @@ final class Transfer {
             throw FailedTransfer(id: request.id, kind: .http(.unsupportedURL(request.url)), url: request.url)
         }
         self.easy = easy
-        sample = (offset, .now)
+        speed = SpeedMeter(bytes: offset, at: .now)
         easy.set(CURLOPT_BUFFERSIZE, request.lane == .feed ? Self.feedReceiveBuffer : Self.receiveBuffer(forLength: request.expectedLength))
         if let resume = request.resume {
             easy.set(CURLOPT_RANGE, "\(resume.offset)-")
@@ -146,7 +162,8 @@ final class Transfer {
     /// (no status line yet, on the first hop: a redirect's target is held to the time limit).
     func isSilent(at now: ContinuousClock.Instant) -> Bool {
         guard let wait = request.firstByteTimeout, now - startedAt >= wait else { return false }
-        return !checkedResponse && redirectNote == nil && easy.redirectCount == 0 && easy.responseCode == 0
+        guard case .unchecked = hop else { return false }
+        return easy.redirectCount == 0 && easy.responseCode == 0
     }
 
     /// The time limit's rest, for the next hop of a redirect (at least 1 ms: 0 means no limit).
@@ -179,19 +196,14 @@ final class Transfer {
         unannounced = written
     }
 
-    /// Updates `speed` from the bytes written since the last sample.
+    /// Updates the speed from the bytes written since the last sample.
     func sampleSpeed(now: ContinuousClock.Instant) {
-        let elapsed = now - sample.time
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        guard seconds >= 0.2 else { return }
-        let current = Double(written - sample.bytes) / seconds
-        speed = speed == 0 ? current : speed * 0.7 + current * 0.3
-        sample = (written, now)
+        speed.sample(bytes: written, at: now)
     }
 
     /// Where the transfer stands.
     var progress: TransferProgress {
-        TransferProgress(id: request.id, bytes: written, total: total, speed: speed, answered: checkedResponse, throttled: waitsForRate)
+        TransferProgress(id: request.id, bytes: written, total: total, speed: speed.bytesPerSecond, answered: hop.isChecked, throttled: waitsForRate)
     }
 
     /// After the hop ended with libcurl's result `code`: true when its answer was a redirect that
@@ -199,8 +211,13 @@ final class Transfer {
     /// the multi handle and add it again); false when the hop's answer is the transfer's end
     /// (a refused redirect is its `refusal`).
     func followRedirect(after code: CURLcode) -> Bool {
-        let result = redirectNote?.hopResult(code) ?? code
-        guard result == CURLE_OK, redirectNote != nil || !checkedResponse else { return false }
+        let result: CURLcode
+        switch hop {
+        case .redirect(let note): result = note.hopResult(code)
+        case .unchecked: result = code
+        case .file, .discarded: return false
+        }
+        guard result == CURLE_OK else { return false }
         switch easy.followRedirect() {
         case .none:
             return false
@@ -208,8 +225,7 @@ final class Transfer {
             refusal = .http(error)
             return false
         case .follow:
-            redirectNote = nil
-            checkedResponse = false
+            hop = .unchecked
             if let rest = remainingTime() { easy.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(rest)) }
             return true
         }
@@ -230,7 +246,7 @@ final class Transfer {
             }
             return failed(.http(.curl(code, url: url, curlMessage: easy.errorMessage, settings: settings)))
         }
-        if !checkedResponse {
+        if case .unchecked = hop {
             // No body arrived (a 416's may be empty): the verdict is taken on the headers now.
             switch ResponseCheck.verdict(on: answer, resuming: request.resume, emptyBody: true) {
             case .complete: return completed(url: url)
@@ -240,7 +256,7 @@ final class Transfer {
             }
         }
         let status = easy.responseCode
-        if status == 416, request.resume != nil, discardsBody { return completed(url: url) }
+        if status == 416, request.resume != nil, case .discarded = hop { return completed(url: url) }
         if status == 304, request.acceptsNotModified { return completed(url: url) }
         guard (200...299).contains(status) else {
             return failed(.http(.status(status, url: url, retryAfter: easy.retryAfter)))
@@ -272,22 +288,29 @@ final class Transfer {
         guard let data, let userdata else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
         let length = size * count
-        if transfer.redirectNote == nil, !transfer.checkedResponse, transfer.easy.answerIsRedirect {
-            transfer.redirectNote = RedirectNote()
+        if case .unchecked = transfer.hop, transfer.easy.answerIsRedirect {
+            transfer.hop = .redirect(RedirectNote())
         }
-        if let taken = transfer.redirectNote?.drop(length) { return taken }
-        if !transfer.checkedResponse {
-            transfer.checkedResponse = true
+        switch transfer.hop {
+        case .redirect(var note):
+            let taken = note.drop(length)
+            transfer.hop = .redirect(note)
+            return taken
+        case .unchecked:
+            transfer.hop = .file
             transfer.easy.traceAnswer()
             if let refusal = transfer.acceptResponse(startingWith: UnsafeRawBufferPointer(start: data, count: length)) {
                 transfer.refusal = refusal
                 return 0
             }
+            if case .discarded = transfer.hop { return length }
+        case .discarded:
+            return length
+        case .file:
+            break
         }
-        if transfer.discardsBody { return length }
         if let limiter = transfer.limiter {
             guard limiter.allows() else {
-                transfer.waitsForRate = true
                 transfer.rateTurn = limiter.nextTurn()
                 return podcast_curl_writefunc_pause
             }
@@ -335,7 +358,7 @@ final class Transfer {
         let url = easy.url
         if answer.status == 304, request.acceptsNotModified {
             // A body on a 304 is a server's mistake: nothing of it is the document.
-            discardsBody = true
+            hop = .discarded
             return nil
         }
         let verdict = ResponseCheck.verdict(on: answer, resuming: request.resume)
@@ -357,7 +380,7 @@ final class Transfer {
             return nil
         case .complete:
             // A 416's body is an error page, never part of the file.
-            discardsBody = true
+            hop = .discarded
             return nil
         case .startOver(let why):
             return .startOver(why)
@@ -387,5 +410,26 @@ final class Transfer {
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.prefix(14)
         let lowered = start.map { $0 | 0x20 }
         return lowered.starts(with: Array("<!doctype html".utf8)) || lowered.starts(with: Array("<html".utf8))
+    }
+}
+
+/// A transfer's speed, in bytes per second, smoothed over the last few seconds' samples.
+struct SpeedMeter {
+    private var last: (bytes: Int64, time: ContinuousClock.Instant)
+    private(set) var bytesPerSecond: Double = 0
+
+    /// A meter whose first sample is `bytes` (where the transfer begins) at `time`.
+    init(bytes: Int64, at time: ContinuousClock.Instant) {
+        last = (bytes, time)
+    }
+
+    /// The transfer holds `bytes` at `time`: samples less than 0.2 s apart are not taken.
+    mutating func sample(bytes: Int64, at time: ContinuousClock.Instant) {
+        let elapsed = time - last.time
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard seconds >= 0.2 else { return }
+        let current = Double(bytes - last.bytes) / seconds
+        bytesPerSecond = bytesPerSecond == 0 ? current : bytesPerSecond * 0.7 + current * 0.3
+        last = (bytes, time)
     }
 }

@@ -51,19 +51,13 @@ struct EpisodeDownload {
 
     /// Where it stands.
     private(set) var phase = Phase.queued
-    /// The current attempt's answer, once the server gave one.
-    private(set) var response: TransferResponse?
+    /// The attempt under way.
+    private(set) var currentAttempt = Attempt(resumed: false, writebackFrom: 0)
     private(set) var history: RetryPolicy.History
-    /// Whether the current attempt asked for a range.
-    private(set) var attemptResumed = false
     /// Bytes received over every attempt in this run.
     private(set) var received: Int64 = 0
-    /// When the record was last checkpointed (nil: not since the current answer arrived).
-    private(set) var lastCheckpoint: ContinuousClock.Instant?
     /// Whether the file was already fetched again because it did not match the feed's digest.
     private(set) var refetchedForIntegrity = false
-    /// The bytes of the partial file last handed to the disk's writeback.
-    private(set) var writeback: Range<Int64> = 0..<0
     /// A pause or cancel asked while its transfer runs, carried out when the transfer ends.
     private(set) var stopRequest: StopRequest?
 
@@ -132,8 +126,8 @@ extension EpisodeDownload {
 
     /// The server's answer was accepted (`ResponseCheck`); its body is being written.
     mutating func responded(_ answer: TransferResponse, now: ContinuousClock.Instant) -> [Action] {
-        response = answer
-        lastCheckpoint = nil
+        currentAttempt.response = answer
+        currentAttempt.lastCheckpoint = nil
         // No validator for an encoded body: its partial file is never continued, only restarted.
         record.resume.etag = answer.encoded ? nil : answer.etag
         record.resume.lastModified = answer.encoded ? nil : answer.lastModified
@@ -151,7 +145,7 @@ extension EpisodeDownload {
         if answer.startedOver != nil || (answer.total ?? 0) >= Self.recordAtOnceBytes {
             record.state = .downloading
             record.resume.dataBoot = ProcessOwner.currentBoot
-            lastCheckpoint = now
+            currentAttempt.lastCheckpoint = now
             actions.append(.record)
         }
         return actions
@@ -160,18 +154,18 @@ extension EpisodeDownload {
     /// The transfer reached `progress`: how much of it to write, and how.
     mutating func progressed(_ progress: TransferProgress, now: ContinuousClock.Instant) -> Checkpoint {
         record.speed = progress.speed
-        guard response != nil else { return .none }
-        guard let checkpointed = lastCheckpoint else {
+        guard currentAttempt.response != nil else { return .none }
+        guard let checkpointed = currentAttempt.lastCheckpoint else {
             record.bytes = progress.bytes
             record.resume.dataBoot = ProcessOwner.currentBoot
             record.state = .downloading
-            lastCheckpoint = now
+            currentAttempt.lastCheckpoint = now
             return .record
         }
         if progress.bytes - record.resume.durableBytes >= Self.checkpointBytes || now - checkpointed >= Self.checkpointInterval {
             record.state = .downloading
             record.resume.dataBoot = ProcessOwner.currentBoot
-            lastCheckpoint = now
+            currentAttempt.lastCheckpoint = now
             return .sync(bytes: progress.bytes)
         }
         record.bytes = progress.bytes
@@ -187,9 +181,9 @@ extension EpisodeDownload {
     /// The partial file holds `bytes`, another piece since the last report: returns what to hand
     /// to the disk's writeback now.
     mutating func filled(upTo bytes: Int64) -> Range<Int64> {
-        if bytes < writeback.upperBound { writeback = 0..<0 }  // started over
-        writeback = writeback.upperBound..<bytes
-        return writeback
+        if bytes < currentAttempt.writeback.upperBound { currentAttempt.writeback = 0..<0 }  // started over
+        currentAttempt.writeback = currentAttempt.writeback.upperBound..<bytes
+        return currentAttempt.writeback
     }
 
     /// `podcast pause` or `podcast cancel` asked to stop it while its transfer runs or waits: the
@@ -228,7 +222,7 @@ extension EpisodeDownload {
         if let batchStop {
             return end(.paused(because: batchStop.reason, bytes: failure.bytes))
         }
-        switch scheduler.next(after: failure, resumed: attemptResumed, history: &history, url: record.url) {
+        switch scheduler.next(after: failure, resumed: currentAttempt.resumed, history: &history, url: record.url) {
         case .attempt(let fromPartial, nil):
             let warning: [Action] = fromPartial ? [] : [.report(.warning(item, failure.reason))]
             return warning + attempt(resume: fromPartial ? resumePoint(at: failure.bytes) : nil, notBefore: nil)
@@ -341,8 +335,7 @@ extension EpisodeDownload {
     // MARK: Attempts
 
     private mutating func attempt(resume: ResumePoint?, notBefore: ContinuousClock.Instant?) -> [Action] {
-        response = nil
-        attemptResumed = resume != nil
+        currentAttempt = Attempt(resumed: resume != nil, writebackFrom: resume?.offset ?? 0)
         phase = notBefore.map { .waitingToRetry(until: $0) } ?? .queued
         return [.transfer(resume: resume, notBefore: notBefore)]
     }
@@ -380,5 +373,26 @@ extension EpisodeTags {
         year = item.entry.published.map { Int(UTCDate.day($0).prefix(4)) ?? 0 }
         track = download.filing.episode?.episodeNumber
         comment = download.filing.episode?.description
+    }
+}
+
+extension EpisodeDownload {
+    /// One attempt at the transfer: what it continues, what the server answered, and what of its
+    /// bytes were checkpointed and handed to the disk's writeback.
+    struct Attempt: Equatable {
+        /// Whether it asked for a range (continues the partial file).
+        var resumed: Bool
+        /// The server's answer, once it gave one.
+        var response: TransferResponse?
+        /// When the record was last checkpointed (nil: not since the answer arrived).
+        var lastCheckpoint: ContinuousClock.Instant?
+        /// The bytes of the partial file last handed to the disk's writeback.
+        var writeback: Range<Int64>
+
+        /// An attempt writing from `writebackFrom` on (the bytes before it are the partial file's).
+        init(resumed: Bool, writebackFrom offset: Int64) {
+            self.resumed = resumed
+            writeback = offset..<offset
+        }
     }
 }
