@@ -16,11 +16,11 @@ public enum FeedDate {
 
     /// Seconds since 1970-01-01T00:00:00Z for the date in `utf8`, or nil.
     static func unixTime(utf8: UnsafeBufferPointer<UInt8>) -> Int? {
-        let start = Cursor(trimming: utf8)
+        let start = DateCursor(trimming: utf8)
         guard !start.isAtEnd else { return nil }
         // Each reader gives up within a few bytes on a form it does not know, so trying them in turn is cheap;
         // once one recognises the shape, its field values decide, with no second opinion from the others.
-        let fields = w3c(start) ?? korean(start) ?? rfc822(start)
+        let fields = W3CDate.read(start) ?? KoreanDate.read(start) ?? RFC822Date.read(start)
         return fields?.unixTime
     }
 }

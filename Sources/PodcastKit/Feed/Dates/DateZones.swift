@@ -1,9 +1,10 @@
-extension FeedDate {
+/// Time zones in feed dates: numeric offsets and the names feeds use.
+enum DateZones {
     /// Reads a zone at the cursor and returns its offset in seconds east of UTC: `+hhmm`, `+hh:mm`, `+hh`,
     /// `GMT+hh:mm`, `UTC-5`, `Etc/GMT`, or an abbreviation. An unknown abbreviation means UTC when
     /// `allowingUnknownNames` (feedparser's rule for RFC 822 dates, and RFC 5322's for military letters);
     /// otherwise it is rejected.
-    static func zone(_ cursor: inout Cursor, allowingUnknownNames: Bool) -> Int? {
+    static func zone(_ cursor: inout DateCursor, allowingUnknownNames: Bool) -> Int? {
         if cursor.current == UInt8(ascii: "+") || cursor.current == UInt8(ascii: "-") {
             return numericOffset(&cursor)
         }
@@ -11,7 +12,7 @@ extension FeedDate {
         var name = cursor.word()
         // tz database names: "Etc/GMT" is UTC, and "Etc/GMT+5" is five hours *west* (POSIX signs).
         let isEtc = name.count > 4
-            && Names.equalsIgnoringASCIICase(UnsafeBufferPointer(rebasing: name.prefix(4)), Zones.etc)
+            && DateNames.Names.equalsIgnoringASCIICase(UnsafeBufferPointer(rebasing: name.prefix(4)), Zones.etc)
         if isEtc { name = UnsafeBufferPointer(rebasing: name.dropFirst(4)) }
         let key = Zones.key(name)
         if let key, Zones.isUTC(key), cursor.current == UInt8(ascii: "+") || cursor.current == UInt8(ascii: "-") {
@@ -27,7 +28,7 @@ extension FeedDate {
     /// Like feedparser, the hours and minutes are not range-checked: Apple's sample feed, copied by many,
     /// writes "+3000", and a date off by a day beats no date. Offsets that push the instant past year 9999
     /// are still rejected, with the other fields.
-    static func numericOffset(_ cursor: inout Cursor) -> Int? {
+    static func numericOffset(_ cursor: inout DateCursor) -> Int? {
         let sign: Int
         if cursor.consume(UInt8(ascii: "+")) {
             sign = 1
@@ -92,7 +93,7 @@ extension FeedDate {
             guard (1...8).contains(name.count) else { return nil }
             var key: UInt64 = 0
             for byte in name {
-                let lower = Names.lowercased(byte)
+                let lower = DateNames.Names.lowercased(byte)
                 guard lower &- UInt8(ascii: "a") < 26 else { return nil }
                 key = key << 8 | UInt64(lower)
             }

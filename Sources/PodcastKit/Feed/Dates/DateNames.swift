@@ -1,4 +1,5 @@
-extension FeedDate {
+/// Month and day names in the languages feeds write them in.
+enum DateNames {
     /// The month a month name denotes: English names and any abbreviation of them ("Sep", "Sept.",
     /// "September"), the three-letter abbreviations of Portuguese, Spanish and German feeds, and the
     /// Greek and Hungarian names feedparser knows.
