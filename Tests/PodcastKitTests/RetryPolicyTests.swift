@@ -148,3 +148,12 @@ import Testing
         #expect(decisions([full, denied], history: &history) == [.stopAll, .fail(final: false)])
     }
 }
+
+/// The decisions' names in these tests: what each attempt continues and when.
+extension RetryPolicy.Decision {
+    static let resumeNow = Self.attempt(fromPartial: true, after: nil)
+    /// After a 401 or 403: the original enclosure URL is what every attempt asks.
+    static let askOriginalURL = resumeNow
+    static func resume(after wait: Duration) -> Self { .attempt(fromPartial: true, after: wait) }
+    static func startOver(after wait: Duration?) -> Self { .attempt(fromPartial: false, after: wait) }
+}

@@ -23,14 +23,10 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// What to do next.
     public enum Decision: Equatable, Sendable {
-        /// Continue from where the partial file stops, now.
-        case resumeNow
-        /// Continue from where the partial file stops, after `wait`.
-        case resume(after: Duration)
-        /// Fetch the whole file again (the partial cannot be continued), after `wait` (nil: now).
-        case startOver(after: Duration?)
-        /// Ask the feed's original enclosure URL again, now (a signed link may have expired).
-        case askOriginalURL
+        /// Another attempt, continuing the partial file (`fromPartial`) or fetching the whole file
+        /// again, after `wait` (nil: now). Every attempt asks the feed's original enclosure URL,
+        /// so one after a 401 or 403 gets a fresh signed link.
+        case attempt(fromPartial: Bool, after: Duration?)
         /// The episode fails; `final` when no later `podcast resume` can help either.
         case fail(final: Bool)
         /// The episode fails after `attempts` in a row that gained nothing, or when its time
@@ -91,31 +87,31 @@ public struct RetryPolicy: Sendable, Equatable {
         case .startOver:
             guard history.startedOver else {
                 history.startedOver = true
-                return .startOver(after: nil)
+                return .attempt(fromPartial: false, after: nil)
             }
-            return retry(.startOver(after: nil))
+            return retry(.attempt(fromPartial: false, after: nil))
         case .lengthMismatch:
-            return retry(.resumeNow)
+            return retry(.attempt(fromPartial: true, after: nil))
         case .noAnswer, .overTime:
-            return backOff(then: .resumeNow, retryAfter: nil, history: &history, at: now, jitter: jitter)
+            return backOff(then: .attempt(fromPartial: true, after: nil), retryAfter: nil, history: &history, at: now, jitter: jitter)
         case .http(let error):
             switch error.kind {
             case .status(401), .status(403):
                 guard !history.askedOriginalURL else { return .fail(final: true) }
                 history.askedOriginalURL = true
-                return .askOriginalURL
+                return .attempt(fromPartial: true, after: nil)
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):
                 return .fail(final: true)
             case .unsupportedURL, .tooManyRedirects, .insecureRedirect, .bodyTooLarge:
                 return .fail(final: true)
             case .badContentEncoding where resumed:
-                return retry(.startOver(after: nil))
+                return retry(.attempt(fromPartial: false, after: nil))
             case .connectionLost, .timedOut:
-                return retry(.resumeNow)
+                return retry(.attempt(fromPartial: true, after: nil))
             default:
                 // Busy or unreachable servers are waited for even after progress: asking again
                 // at once would only meet the same answer.
-                return backOff(then: .resumeNow, retryAfter: error.retryAfter, history: &history, at: now, jitter: jitter)
+                return backOff(then: .attempt(fromPartial: true, after: nil), retryAfter: error.retryAfter, history: &history, at: now, jitter: jitter)
             }
         }
     }
@@ -138,10 +134,8 @@ public struct RetryPolicy: Sendable, Equatable {
         if let retryAfter { wait = max(wait, .seconds(retryAfter)) }
         let spent = now - (history.firstFailure ?? now)
         guard spent + wait <= budget else { return .giveUp(attempts: attempts) }
-        switch next {
-        case .startOver: return .startOver(after: wait)
-        default: return .resume(after: wait)
-        }
+        guard case .attempt(let fromPartial, _) = next else { return next }
+        return .attempt(fromPartial: fromPartial, after: wait)
     }
 
     /// True for the errors that stop every download: no space, no quota, a read-only file

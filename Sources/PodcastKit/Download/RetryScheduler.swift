@@ -34,14 +34,10 @@ struct RetryScheduler {
     mutating func next(after failure: FailedTransfer, resumed: Bool, history: inout RetryPolicy.History, url: String) -> Next {
         let now = now()
         switch policy.decide(after: failure, resumed: resumed, history: &history, now: now, jitter: jitter()) {
-        case .resumeNow, .askOriginalURL:
-            return .attempt(fromPartial: true, notBefore: nil)
-        case .startOver(nil):
-            return .attempt(fromPartial: false, notBefore: nil)
-        case .resume(let wait):
-            return .attempt(fromPartial: true, notBefore: until(now + wait, for: failure, url: url))
-        case .startOver(let wait?):
-            return .attempt(fromPartial: false, notBefore: until(now + wait, for: failure, url: url))
+        case .attempt(let fromPartial, nil):
+            return .attempt(fromPartial: fromPartial, notBefore: nil)
+        case .attempt(let fromPartial, let wait?):
+            return .attempt(fromPartial: fromPartial, notBefore: until(now + wait, for: failure, url: url))
         case .fail(let final):
             return .fail(final: final)
         case .giveUp(let attempts):
