@@ -62,29 +62,40 @@ final class FeedRound {
         var reported = 0
     }
 
-    private var machines: [FeedRefresh]
-    /// Each refresh's first pages, by the URL asked: the one its document came from is recorded.
-    private var cacheEntries: [[String: FeedCacheEntry]]
+    /// One feed of the round: its refresh machine, and what the round keeps for it between fetches.
+    private struct FeedState {
+        var machine: FeedRefresh
+        /// Its first pages, by the URL asked: the one its document came from is recorded.
+        var cacheEntries: [String: FeedCacheEntry] = [:]
+        /// The body it fetched last, to parse, and the URL it came from (after redirects: the
+        /// base of its relative links).
+        var lastBody: (path: String, base: String)?
+        /// When its time is up, from its first request's start.
+        var deadline: ContinuousClock.Instant?
+        /// Its whole first page not yet in the cache: it replaces the cached body only once it is
+        /// known to be a feed, so a broken answer never becomes what a 304 points to.
+        var uncached: (path: String, entry: FeedCacheEntry)?
+
+        /// Takes its whole first page not yet in the cache, if any.
+        mutating func takeUncached() -> (path: String, entry: FeedCacheEntry)? {
+            defer { uncached = nil }
+            return uncached
+        }
+    }
+
+    /// The round's feeds, by index (a fetch's `refresh`).
+    private var feeds: [FeedState]
     private var fetches: [Int: Fetch] = [:]
     private var nextID = FeedRound.firstID
     private var open: Int
-    /// The body each refresh fetched last, to parse, and the URL it came from (after
-    /// redirects: the base of its relative links).
-    private var lastBody: [Int: (path: String, base: String)] = [:]
-    /// When each refresh's time is up, from its first request's start.
-    private var deadline: [Int: ContinuousClock.Instant] = [:]
     private var hosts = HostWatch()
-    /// Whole first pages not yet in the cache, by refresh: they replace the cached body only
-    /// once they are known to be a feed, so a broken answer never becomes what a 304 points to.
-    private var uncached: [Int: (path: String, entry: FeedCacheEntry)] = [:]
     private var ended: [Outcome] = []
     private var notices: [String] = []
     private var engine: TransferEngine?
 
     /// A round of `refreshes` with feed requests' `http` settings and `deadlines`, caching in `cacheDirectory`.
     init(_ refreshes: [FeedRefresh], http: HTTPSettings, deadlines: FeedDeadlines, cacheDirectory: String) {
-        machines = refreshes
-        cacheEntries = Array(repeating: [:], count: refreshes.count)
+        feeds = refreshes.map { FeedState(machine: $0) }
         open = refreshes.count
         self.http = http
         self.deadlines = deadlines
@@ -101,11 +112,11 @@ final class FeedRound {
         do {
             try FileIO.makeDirectory(cacheDirectory)
         } catch {
-            for index in machines.indices { end(index, .failed(FeedError(.cache(error), source: machines[index].requested))) }
+            for index in feeds.indices { end(index, .failed(FeedError(.cache(error), source: feeds[index].machine.requested))) }
             return
         }
-        for index in machines.indices {
-            carryOut(machines[index].begin(refresh: refresh), for: index)
+        for index in feeds.indices {
+            carryOut(feeds[index].machine.begin(refresh: refresh), for: index)
         }
     }
 
@@ -130,11 +141,12 @@ final class FeedRound {
             unlink(fetch.path)
         }
         fetches.removeAll()
-        for (_, body) in uncached {
+        for index in feeds.indices {
+            guard let body = feeds[index].uncached else { continue }
             // Ownership: this round's own temporary feed file.
             unlink(body.path)
+            feeds[index].uncached = nil
         }
-        uncached.removeAll()
         open = 0
     }
 
@@ -173,8 +185,8 @@ final class FeedRound {
     func handle(_ event: TransferEvent) {
         switch event {
         case .started(let id):
-            guard let fetch = fetches[id], deadline[fetch.refresh] == nil else { return }
-            deadline[fetch.refresh] = .now + deadlines.feed
+            guard let fetch = fetches[id], feeds[fetch.refresh].deadline == nil else { return }
+            feeds[fetch.refresh].deadline = .now + deadlines.feed
         case .progress(let snapshot):
             guard let progress else { return }
             for item in snapshot where Self.owns(item.id) {
@@ -201,7 +213,7 @@ final class FeedRound {
             } else if hosts.failed(host) {
                 skip(host)
             }
-            carryOut(machines[fetch.refresh].failed(error), for: fetch.refresh)
+            carryOut(feeds[fetch.refresh].machine.failed(error), for: fetch.refresh)
         case .responded, .filled:
             break
         }
@@ -227,8 +239,8 @@ final class FeedRound {
     /// A feed larger than podcast reads: its start is parsed as the document (the parser says it
     /// was cut), never cached (it is not the whole answer).
     private func cutShort(_ fetch: Fetch, at failure: FailedTransfer) {
-        let action = machines[fetch.refresh].answered(FeedRefresh.Answer(status: 200))
-        lastBody[fetch.refresh] = (fetch.path, failure.url.isEmpty ? fetch.url : failure.url)
+        let action = feeds[fetch.refresh].machine.answered(FeedRefresh.Answer(status: 200))
+        feeds[fetch.refresh].lastBody = (fetch.path, failure.url.isEmpty ? fetch.url : failure.url)
         carryOut(action, for: fetch.refresh)
     }
 
@@ -239,7 +251,7 @@ final class FeedRound {
         if wholeFirstPage {
             answer.digest = (try? SHA2.digest(ofFile: fetch.path, .sha256)).map(SHA2.hex)
         }
-        let action = machines[index].answered(answer)
+        let action = feeds[index].machine.answered(answer)
         let body = done.status == 304 ? cacheDirectory + "/" + FeedFile.cacheFileName(for: fetch.url) : fetch.path
         let base = done.effectiveURL.isEmpty ? fetch.url : done.effectiveURL
         if case .end(.failed) = action {
@@ -248,11 +260,11 @@ final class FeedRound {
             unlink(fetch.path)
         } else if wholeFirstPage {
             // Cached (with its validators stored with the episodes) once it is known to be a feed.
-            uncached[index] = (fetch.path, FeedCacheEntry(
+            feeds[index].uncached = (fetch.path, FeedCacheEntry(
                 url: fetch.url, etag: done.etag, lastModified: done.lastModified, bodyFile: FeedFile.cacheFileName(for: fetch.url),
                 fetchedAt: Date()))
         }
-        lastBody[index] = (body, done.status == 304 ? fetch.url : base)
+        feeds[index].lastBody = (body, done.status == 304 ? fetch.url : base)
         carryOut(action, for: index, contentType: done.contentType)
     }
 
@@ -262,32 +274,32 @@ final class FeedRound {
             switch action {
             case .fetch(let url, let conditional):
                 guard let next = request(url, conditional: conditional, for: index) else {
-                    action = machines[index].failed(refusal(of: url, for: index))
+                    action = feeds[index].machine.failed(refusal(of: url, for: index))
                     continue
                 }
                 engine?.start(next)
                 return
             case .parse(let url):
-                let (file, base) = lastBody[index] ?? ("", url)
+                let (file, base) = feeds[index].lastBody ?? ("", url)
                 let outcome: Result<FeedParser.Result, FeedError>
                 do {
                     outcome = .success(try FeedFile.parse(file: file, url: base, source: url, httpCharset: FeedFile.charset(of: contentType)))
                 } catch {
                     outcome = .failure(error)
                 }
-                if case .success = outcome, uncached[index]?.path == file {
+                if case .success = outcome, feeds[index].uncached?.path == file {
                     cache(index)
                 } else if file.hasSuffix(".part") {
                     // Ownership: this round's own temporary feed file (a later page, or no feed at all).
                     unlink(file)
-                    if uncached[index]?.path == file { uncached[index] = nil }
+                    if feeds[index].uncached?.path == file { feeds[index].uncached = nil }
                 }
-                action = machines[index].parsed(outcome)
+                action = feeds[index].machine.parsed(outcome)
             case .end(let ending):
-                if let body = uncached.removeValue(forKey: index) {
+                if let body = feeds[index].takeUncached() {
                     // The same bytes as last time (not parsed again): cached anew with their validators.
                     if case .unchanged = ending {
-                        uncached[index] = body
+                        feeds[index].uncached = body
                         cache(index)
                     } else {
                         // Ownership: this round's own temporary feed file.
@@ -306,13 +318,13 @@ final class FeedRound {
         let host = TransferRequest.host(of: url)
         guard !hosts.isSkipped(host) else { return nil }
         var timeLimit = deadlines.feed
-        if let deadline = deadline[index] {
+        if let deadline = feeds[index].deadline {
             timeLimit = deadline - .now
             guard timeLimit >= .milliseconds(1) else { return nil }
         }
         nextID += 1
         let path = cacheDirectory + "/" + FeedFile.partialName(number: nextID - Self.firstID)
-        fetches[nextID] = Fetch(refresh: index, url: url, host: host, path: path, firstPage: machines[index].result == nil)
+        fetches[nextID] = Fetch(refresh: index, url: url, host: host, path: path, firstPage: feeds[index].machine.result == nil)
         var request = TransferRequest(
             id: nextID, url: url, partialPath: path, expectsMedia: false, writesBack: false, maxSize: Self.bodyLimit)
         request.lane = .feed
@@ -320,7 +332,7 @@ final class FeedRound {
         request.timeLimit = timeLimit
         request.firstByteTimeout = deadlines.firstByte
         if conditional {
-            request.headers = machines[index].last.conditions
+            request.headers = feeds[index].machine.last.conditions
             request.acceptsNotModified = true
         }
         return request
@@ -328,10 +340,10 @@ final class FeedRound {
 
     /// Moves refresh `index`'s whole first page into the cache, where a 304 will point next time.
     private func cache(_ index: Int) {
-        guard let body = uncached.removeValue(forKey: index) else { return }
+        guard let body = feeds[index].takeUncached() else { return }
         // Ownership: the feed cache in podcast's home, written by podcast alone.
         if rename(body.path, cacheDirectory + "/" + body.entry.bodyFile) == 0 {
-            cacheEntries[index][body.entry.url] = body.entry
+            feeds[index].cacheEntries[body.entry.url] = body.entry
         } else {
             unlink(body.path)
         }
@@ -346,11 +358,11 @@ final class FeedRound {
 
     private func end(_ index: Int, _ ending: FeedRefresh.Ending) {
         open -= 1
-        let refresh = machines[index]
-        ended.append(Outcome(refresh: refresh, ending: ending, cacheEntry: cacheEntries[index][refresh.documentURL]))
+        let refresh = feeds[index].machine
+        ended.append(Outcome(refresh: refresh, ending: ending, cacheEntry: feeds[index].cacheEntries[refresh.documentURL]))
         // Handed on: hundreds of feeds' episodes must not all be held until the round ends.
-        machines[index].releasePages()
-        lastBody[index] = nil
+        feeds[index].machine.releasePages()
+        feeds[index].lastBody = nil
     }
 
     /// Ends every fetch on `host` now: it did not answer twice, and the rest of the round would
@@ -362,7 +374,7 @@ final class FeedRound {
             engine?.cancel(id)
             // Ownership: this round's own temporary feed file.
             unlink(fetch.path)
-            carryOut(machines[fetch.refresh].failed(FeedError(.hostSkipped(host: host), source: fetch.url)), for: fetch.refresh)
+            carryOut(feeds[fetch.refresh].machine.failed(FeedError(.hostSkipped(host: host), source: fetch.url)), for: fetch.refresh)
         }
         // A host only redirects led to holds up no feed of its own: nothing to tell.
         guard !waiting.isEmpty else { return }
