@@ -67,6 +67,32 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(whole.feed.episodes.count > 0)
     }
 
+    /// A long document whose pieces cut UTF-8 sequences, references, CDATA sections and comments,
+    /// with invalid bytes and bare ampersands to repair (`InputRepair`), reads the same whatever
+    /// the pieces it arrives in.
+    @Test func aLongDocumentToRepairReadsTheSameInAnyPieces() throws {
+        var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>Show</title>"#.utf8)
+        for number in 0..<3000 {
+            document += Data("<item><title>\(number): Größe &amp; Wähler 経済、文化 Fish & Chips &eacute;t&eacute;</title>".utf8)
+            document += Data("<guid>id-\(number)</guid><description>&lt;p&gt;Bäckerei &#171;x&#187; &mdash; ".utf8)
+            document += Data([0xE9, 0x20, 0xFF, 0x20, 0xC3])  // Latin-1 é, a stray byte, a cut sequence
+            document += Data(" end&lt;/p&gt;</description><!-- a comment & more -->".utf8)
+            document += Data("<content:encoded><![CDATA[<p>天気予報 & ]] ] not the end</p>]]></content:encoded>".utf8)
+            document += Data("<enclosure url=\"https://cdn.example.com/\(number).mp3?a=1&b=2\" length=\"\(number)\" type=\"audio/mpeg\"/></item>\n".utf8)
+        }
+        document += Data("</channel></rss>".utf8)
+        let whole = try parseFeed(document, pieceSize: document.count)
+        #expect(whole.feed.episodes.count == 3000)
+        #expect(whole.feed.episodes.first?.title == "0: Größe & Wähler 経済、文化 Fish & Chips été")
+        #expect(whole.feed.episodes.first?.description == "Bäckerei «x» — é ÿ Ã end")
+        #expect(whole.feed.episodes.first?.enclosure?.url == "https://cdn.example.com/0.mp3?a=1&b=2")
+        for pieceSize in [7, 4093, 65_536] {
+            let pieces = try parseFeed(document, pieceSize: pieceSize)
+            #expect(pieces.feed == whole.feed, "in pieces of \(pieceSize)")
+            #expect(pieces.warnings == whole.warnings, "in pieces of \(pieceSize)")
+        }
+    }
+
     @Test func whitespaceBeforeTheDeclarationIsAccepted() throws {
         let result = try parseFeed(try Fixtures.data("feeds/feedjira/itunes.xml"))
         #expect(result.warnings.isEmpty)
@@ -282,11 +308,10 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(byTitle["Two"]?.enclosure?.url == "https://example.org/shows/two.mp3")
     }
 
-    // MARK: Long feeds (episodes made on a second thread)
+    // MARK: Long feeds
 
     @Test func aLongFeedKeepsEveryFieldOfEveryEpisodeInOrder() throws {
-        // Well past the first batch made on the reading thread, so most episodes are made on the
-        // finisher's own thread; oldest first in the document, so sorting reverses them.
+        // Oldest first in the document, so sorting reverses them.
         let count = 1_000
         let items = (1...count).map { number in
             let base = number % 10 == 0 ? #" xml:base="https://cdn.example.org/\#(number)/""# : ""
@@ -320,8 +345,8 @@ func feedErrorKind(_ bytes: Data) -> FeedError.Kind? {
         #expect(dates == dates.sorted(by: >))
     }
 
-    /// Repeated identities are found wherever the two items were made: both among the first
-    /// items (made on the reading thread), both on the finisher's thread, or one on each.
+    /// Repeated identities are found wherever the two items are: both near the start, both in
+    /// the middle, or far apart.
     @Test(arguments: [(3, 10), (500, 700), (3, 900)])
     func aRepeatedGuidInALongFeedIsListedOnce(first: Int, second: Int) throws {
         let items = (1...1_000).map { number in

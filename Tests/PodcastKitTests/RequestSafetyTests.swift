@@ -105,18 +105,6 @@ import Testing
         #expect(target.requests.first?.header("X-Token") == nil)
     }
 
-    @Test func aPermanentMoveIsTheAddressOnlyWhileEveryHopIsPermanent() throws {
-        let server = try LoopbackServer(routes: [
-            "/a": .redirect(to: "/b", status: 301),
-            "/b": .redirect(to: "/c", status: 308),
-            "/c": .redirect(to: "/d", status: 302),
-            "/d": .fixed(body: Data("<rss/>".utf8)),
-        ])
-        let response = try HTTPClient(settings: HTTPSettings(maxRedirects: 5)).get(server.url("/a"))
-        #expect(response.permanentRedirect == server.url("/c"))
-        #expect(response.effectiveURL == server.url("/d"))
-    }
-
     @Test func anEndlessRedirectNoteIsCutAndTheRedirectFollowed() throws {
         let note = Data(repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
         let server = try LoopbackServer(routes: [

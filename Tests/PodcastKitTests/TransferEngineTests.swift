@@ -163,6 +163,22 @@ import Testing
         #expect(done.etag == "\"e1\"")
     }
 
+    /// A feed that moved for good is known by where its permanent redirects (301, 308) lead, as
+    /// long as every hop before is permanent too: a temporary one ends the move.
+    @Test func aPermanentMoveIsTheAddressOnlyWhileEveryHopIsPermanent() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine")
+        let server = try LoopbackServer(routes: [
+            "/a": .redirect(to: "/b", status: 301),
+            "/b": .redirect(to: "/c", status: 308),
+            "/c": .redirect(to: "/d", status: 302),
+            "/d": .fixed(body: Data("<rss/>".utf8)),
+        ])
+        let events = try await run([TransferRequest(id: 1, url: server.url("/a"), partialPath: directory.path("feed.part"), expectsMedia: false)])
+        let done = try #require(completed(events)[1])
+        #expect(done.permanentTarget == server.url("/c"))
+        #expect(done.effectiveURL == server.url("/d"))
+    }
+
     @Test func aRedirectsNoteIsNeverWrittenAndAnEndlessOneIsCut() async throws {
         let directory = try TemporaryDirectory(prefix: "engine")
         let audio = Self.body(5, size: 10_000)

@@ -31,9 +31,7 @@ extension FeedBuilder {
         }
     }
 
-    /// One item being read: the episode plus the candidates its fields are chosen from. A value,
-    /// so that finished items can be handed to the thread that makes their episodes
-    /// (`EpisodeFinisher`).
+    /// One item being read: the episode plus the candidates its fields are chosen from.
     ///
     /// Attributes are taken in as they are read; the texts of fields are only recorded, as bytes,
     /// and decoded when the episode is made (`episode(resolver:)`).

@@ -27,8 +27,8 @@ struct FeedBuilder {
     private var feed: Feed
     private var channel = ChannelDraft()
     private var item: ItemDraft?
-    /// Makes the episodes of finished items, in document order.
-    private let finisher: EpisodeFinisher
+    /// The episodes of the finished items, in document order.
+    private var episodes: [Episode] = []
     /// How many items were finished.
     private var itemCount = 0
     private var stack: [XMLName] = []
@@ -55,17 +55,14 @@ struct FeedBuilder {
     init(url: String) {
         resolver = URLResolver(documentURL: url)
         feed = Feed(url: url)
-        finisher = EpisodeFinisher(documentURL: url)
     }
 
-    /// Whether two episodes of `result()` share an identity (known once it returned).
-    var identitiesRepeat: Bool { finisher.identitiesRepeat }
-
-    /// The feed read so far, its episodes in document order. Call once: reading ends with it.
-    func result() -> Feed {
+    /// The feed read so far, its episodes in document order. Call once: the episodes are moved
+    /// out, not copied (a long feed's are MBs), and reading ends with it.
+    mutating func result() -> Feed {
         var result = feed
         channel.apply(to: &result)
-        result.episodes = finisher.finish()
+        swap(&result.episodes, &episodes)
         return result
     }
 
@@ -113,7 +110,7 @@ struct FeedBuilder {
         // Taken out of `item`, not copied: a copy retains and releases every field of the draft.
         if isItemElement(name), stack.count == itemDepth, let finished = item.take() {
             lastItemSize = finished.recordedSize
-            finisher.add(finished, base: bases.last?.resolver)
+            episodes.append(finished.episode(resolver: base))
             itemCount += 1
             if itemCount >= Self.maxItems {
                 itemLimitReached = true

@@ -19,13 +19,8 @@ public final class FeedParser {
     private var builder: FeedBuilder
     private var start: [UInt8] = []
     private var state = State.sniffing
-    /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none, or
-    /// once they moved to `repairThread`.
+    /// The repairs the bytes get before libxml2 reads them; nil when the encoding allows none.
     private var repair: InputRepair?
-    /// The repairs on a thread of their own, once the document proved long.
-    private var repairThread: RepairThread?
-    /// How many bytes are read before the repairs move to a thread of their own.
-    private let repairThreadThreshold: Int
     private var skippedLines = 0
 
     private enum State {
@@ -47,21 +42,11 @@ public final class FeedParser {
 
     /// A parser for the document at `url` (relative links resolve against it), named `source` in
     /// errors; `httpCharset` is the charset the server named, if any.
-    public convenience init(url: String, source: String? = nil, httpCharset: String? = nil) {
-        self.init(url: url, source: source, httpCharset: httpCharset, repairThreadThreshold: Self.longDocument)
-    }
-
-    /// A parser whose repairs move to a thread of their own after `repairThreadThreshold` bytes
-    /// (tests compare the two ways on short documents).
-    init(url: String, source: String?, httpCharset: String?, repairThreadThreshold: Int) {
+    public init(url: String, source: String? = nil, httpCharset: String? = nil) {
         self.source = source ?? url
         self.httpCharset = httpCharset
-        self.repairThreadThreshold = repairThreadThreshold
         builder = FeedBuilder(url: url)
     }
-
-    /// The size from which a document is long enough for its repairs to pay for a thread.
-    static let longDocument = 256 * 1024
 
     /// False once more bytes cannot change the outcome (the document is not a feed, or the item
     /// or byte limit was reached): the caller may stop reading.
@@ -81,8 +66,6 @@ public final class FeedParser {
             // so the cut is not taken for broken XML.
             parse(UnsafeRawBufferPointer(rebasing: bytes[..<(Self.maxBytes - received)]))
             cutAtLimit = true
-            // Every byte taken is parsed before reading stops.
-            repairThread?.flush(final: false, parse: parseRepaired)
             if case .parsing(let xml) = state {
                 xml.stop()
                 state = .stopped(xml)
@@ -146,7 +129,7 @@ public final class FeedParser {
         if builder.itemLimitReached {
             warnings.append("feed \(source) has more than \(FeedBuilder.maxItems) items; only the first \(FeedBuilder.maxItems) were read")
         }
-        let duplicates = Self.orderNewestFirst(&feed.episodes, identitiesMayRepeat: builder.identitiesRepeat)
+        let duplicates = Self.orderNewestFirst(&feed.episodes)
         if duplicates > 0 {
             warnings.append("feed \(source) lists \(duplicates) episodes twice (same identity); each is shown once")
         }
@@ -208,14 +191,6 @@ public final class FeedParser {
 
     /// Hands bytes to libxml2 through the repairs the encoding allows; with `final`, the last of them.
     private func feed(_ bytes: UnsafeRawBufferPointer, to xml: XMLPushParser, final: Bool = false) {
-        if repairThread == nil, received >= repairThreadThreshold, let repair, let thread = RepairThread(repair) {
-            repairThread = thread
-            self.repair = nil
-        }
-        if let repairThread {
-            if final { repairThread.flush(final: true, parse: parseRepaired) } else { repairThread.add(bytes, parse: parseRepaired) }
-            return
-        }
         guard var repair else {
             xml.parse(bytes, into: &builder)
             return
@@ -226,18 +201,9 @@ public final class FeedParser {
         self.repair = repair
     }
 
-    /// Parses a piece that the repair thread gave back, unless the builder asked to stop before it
-    /// (as `parse` checks before each piece without the thread).
-    private func parseRepaired(_ piece: UnsafeRawBufferPointer) {
-        stopIfRequested()
-        guard case .parsing(let xml) = state else { return }
-        xml.parse(piece, into: &builder)
-    }
-
     /// Sorts episodes newest first (undated ones after, in feed order) and drops later copies of
-    /// an identity; returns how many were dropped. Identities are only compared when
-    /// `identitiesMayRepeat`: a caller that knows that no two episodes share one says so.
-    static func orderNewestFirst(_ episodes: inout [Episode], identitiesMayRepeat: Bool = true) -> Int {
+    /// an identity; returns how many were dropped.
+    static func orderNewestFirst(_ episodes: inout [Episode]) -> Int {
         // Indices are sorted, not episodes, and only the dates and identities are read: a long feed
         // is then copied at most once.
         let dates = episodes.map(\.published)
@@ -249,12 +215,9 @@ public final class FeedParser {
             default: return lhs < rhs
             }
         }
-        var kept = order
-        if identitiesMayRepeat {
-            let identities = episodes.map(\.identity)
-            var seen = Set<String>(minimumCapacity: episodes.count)
-            kept = order.filter { seen.insert(identities[$0]).inserted }
-        }
+        let identities = episodes.map(\.identity)
+        var seen = Set<String>(minimumCapacity: episodes.count)
+        let kept = order.filter { seen.insert(identities[$0]).inserted }
         let dropped = episodes.count - kept.count
         // Most feeds already list each episode once, newest first: nothing to move then.
         if dropped == 0 && kept.elementsEqual(episodes.indices) { return 0 }

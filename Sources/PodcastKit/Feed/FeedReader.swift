@@ -25,19 +25,13 @@ public struct FeedReader {
         case .url(let url):
             return try fetcher.fetch(url, refresh: refresh)
         case .file(let path):
-            return try Self.read(file: path)
+            let result = try FeedFile.read(file: path)
+            return FeedFetcher.Fetched(result: result, url: result.feed.url, moves: [], notModified: false, pages: 1)
         case .itunes(let id):
             return try fetcher.fetch(try catalog.feedURL(ofPodcast: id), refresh: refresh)
         case .searchResult(let number):
             return try fetcher.fetch(try feedURL(ofResult: number), refresh: refresh)
         }
-    }
-
-    /// Reads the feed in the file at `path`: the one source that needs neither the network nor
-    /// the store.
-    public static func read(file path: String) throws(FeedError) -> FeedFetcher.Fetched {
-        let result = try FeedFile.read(file: path)
-        return FeedFetcher.Fetched(result: result, url: result.feed.url, moves: [], notModified: false, pages: 1)
     }
 
     private func feedURL(ofResult number: Int) throws -> String {

@@ -85,7 +85,6 @@ public struct HTTPClient: Sendable {
                     status: status, effectiveURL: effectiveURL, redirectCount: easy.redirectCount,
                     headers: easy.headers, body: [])
                 response.stoppedByConsumer = transfer.stoppedByConsumer
-                response.permanentRedirect = easy.permanentTarget
                 return response
             }
         }

@@ -10,9 +10,6 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, decoded from any Content-Encoding (empty for a streamed response).
     public var body: [UInt8]
-    /// Where the permanent redirects (301/308) the chain starts with moved the resource for good:
-    /// the last one's target (`CurlEasy.permanentTarget`); nil when the chain starts with none.
-    public var permanentRedirect: String?
     /// True when a streaming consumer stopped the transfer before the body ended.
     public var stoppedByConsumer = false
 

@@ -7,9 +7,10 @@ import Synchronization
 
 /// Work started on a thread of its own, to run beside the caller's (a machine has more than one
 /// core); `wait` returns its result. Meant for work that owns everything it touches, such as a
-/// store opened for it alone: the work is `@Sendable` and its result is handed back by value.
+/// downloaded file's digest, taken while the network reads (`FileDigester`): the work is
+/// `@Sendable` and its result is handed back by value.
 /// Not Sendable: the thread that starts the work waits for it.
-public final class BackgroundThread<Success: Sendable, Failure: Error> {
+final class BackgroundThread<Success: Sendable, Failure: Error> {
     private let outcome: Outcome
     private var thread: pthread_t?
 
@@ -20,7 +21,7 @@ public final class BackgroundThread<Success: Sendable, Failure: Error> {
 
     /// Starts `work` on a new thread; nil when no thread can be made (the caller then does the
     /// work itself).
-    public init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
+    init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
         let outcome = Outcome()
         self.outcome = outcome
         do throws(SystemError) {
@@ -35,7 +36,7 @@ public final class BackgroundThread<Success: Sendable, Failure: Error> {
 
     /// Waits for the work to end and returns its result, or throws its error. Call once: the
     /// result is handed over, not copied.
-    public func wait() throws(Failure) -> Success {
+    func wait() throws(Failure) -> Success {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil

@@ -58,15 +58,6 @@ final class SQLiteConnection {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))
     }
 
-    /// Copies what the write-ahead log holds into the database, as far as no reader still needs
-    /// the log, without waiting for any lock (a passive checkpoint). Another connection already
-    /// checkpointing is not an error: it does the same work.
-    func checkpointPassively() throws(SQLiteError) {
-        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        guard code != SQLITE_BUSY else { return }
-        try check(code)
-    }
-
     /// Compiles one statement; `persistent` tells SQLite it will be kept and run many times.
     func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?

@@ -55,14 +55,6 @@ public final class StateStore {
         try sqlite { () throws(SQLiteError) in try userVersion() }
     }
 
-    /// Copies the write-ahead log into the database now, on the caller's thread, rather than when
-    /// the process's last connection closes: for a thread that has just written a lot (a long
-    /// listing) while another thread still works, so the copy and its two `fdatasync`s overlap
-    /// that work instead of following it.
-    public func checkpoint() throws(StoreError) {
-        try sqlite { () throws(SQLiteError) in try connection.checkpointPassively() }
-    }
-
     /// Runs `body` in one write transaction: its changes are all kept if it returns, all undone if it throws.
     ///
     /// Takes the write lock at the start (`BEGIN IMMEDIATE`), so a concurrent writer waits for it instead

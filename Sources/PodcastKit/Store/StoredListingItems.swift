@@ -4,8 +4,7 @@ import FoundationEssentials
 ///
 /// A listing is only ever written whole (`episodes`, `search`, `download`) and read whole
 /// (`download N`), never searched by column. Kept as a row per item, storing a 10,000-episode
-/// listing took `podcast episodes` about 25 ms on a second core, longer than writing its JSON,
-/// and the run waited for it: nine values bound and copied per row, B-tree pages split as rows
+/// listing took `podcast episodes` about 25 ms, longer than writing its JSON: nine values bound and copied per row, B-tree pages split as rows
 /// were added, 2.3 MB through the write-ahead log and again into the database. As one value,
 /// what neighbouring items share (a CDN's address, the media type, a guid that is the
 /// identity) is written once: 1.1 MB for the same listing, stored in about 10 ms.
