@@ -25,10 +25,13 @@ let package = Package(
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
 
+        // The TOML 1.0 parser the configuration file is read with. Pure: no I/O, no other target.
+        .target(name: "PodcastTOML"),
+
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal"]
+            dependencies: ["PodcastTOML", "CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
@@ -46,7 +49,7 @@ let package = Package(
         // Drives the state store from a separate process, for the two-process store test.
         .executableTarget(name: "podcast-store-probe", dependencies: ["PodcastKit"]),
 
-        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
+        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTOML", "PodcastTestSupport"]),
         .testTarget(
             name: "PodcastCLITests",
             dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
