@@ -1,6 +1,7 @@
 import CCurl
 import Glibc
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// `CompanionFetch.retry`: what follows a failed companion transfer (a transcript, chapters,

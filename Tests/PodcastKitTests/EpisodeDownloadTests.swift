@@ -1,6 +1,7 @@
 import CCurl
 import Glibc
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// `EpisodeDownload`: one episode's state machine, event by event, on a clock the test sets.

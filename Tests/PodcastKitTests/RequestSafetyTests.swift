@@ -1,6 +1,7 @@
 import Foundation
 @testable import PodcastKit
 import PodcastTestSupport
+@testable import PodcastText
 import Testing
 
 /// Which server a URL names, what is shown of its credentials, which headers go where, and which

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// One file's SHA-256 while its bytes arrive, on the `FileDigester`'s thread: of the bytes as
 /// served, or, for an MP3 to be tagged, of the file as it will be once tagged (TagLib's new ID3v2

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 extension DownloadBatch {
     /// How often the progress buffer learns where running downloads stand (for `status`).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 extension DownloadBatch {
     /// Companion transfers' request ids start here, far past any episode's index.

@@ -1,4 +1,6 @@
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 extension DownloadBatch {
     /// Moves completed transfers to their final names, together: each file is checked against the

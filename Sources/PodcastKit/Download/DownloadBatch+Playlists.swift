@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 extension DownloadBatch {
     /// Writes the playlist of every podcast whose episodes asked for one (`--playlist`).
     func writePlaylists(report: (DownloadUpdate) -> Void) {

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// The SHA-256s of downloaded files (what `podcast verify` checks them against), taken on a thread
 /// of its own while the network reads. Taken on the engine's thread, piece by piece as each was

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// Makes the episodes of finished items (`ItemDraft.episode(resolver:)`: decoding their texts,
 /// dates, durations and show notes), keeping document order.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 extension FeedBuilder {
     /// Show-level values met so far, several candidates per field, resolved at the end by priority.

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// Why a feed could not be read, naming the feed and what to do.
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastText
 
 /// What the user named as a feed: `podcast episodes <feed>`.
 public enum FeedSource: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// The iTunes Search API: finds podcasts (with their feeds) and songs (with previews).
 public struct ITunesCatalog: Sendable {

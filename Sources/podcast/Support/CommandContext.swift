@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PodcastKit
+import PodcastPlatform
 
 /// Everything a command needs from its surroundings, resolved once from the environment.
 struct CommandContext {

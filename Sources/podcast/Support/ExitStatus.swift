@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PodcastKit
+import PodcastText
 
 /// The one place that turns an error into its message and the contract's exit code.
 enum ExitStatus {

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastText
 
 /// Every setting, once: the table the configuration file, the command-line options' help,
 /// `podcast config`, the manual and the records of batches and downloads are read from.

@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import PodcastPlatform
 import Synchronization
 
 /// Concurrent downloads over libcurl's multi interface, on one dedicated thread that owns every

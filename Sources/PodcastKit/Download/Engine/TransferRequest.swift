@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// One file to fetch into a partial file.
 public struct TransferRequest: Sendable, Equatable {
     /// The caller's key for this transfer, echoed in every event about it.

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// One episode a batch is fetching: its record as this process knows it, where its bytes go, the
 /// current attempt and its history of failures.
 ///

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// Runs a long document's `InputRepair` on a thread of its own while the caller's thread parses
 /// what was repaired before: on a multilingual feed, validating UTF-8 and rewriting references
 /// is a fifth of the work of reading it, and the two passes then run side by side on two cores.

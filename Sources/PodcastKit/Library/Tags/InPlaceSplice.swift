@@ -1,5 +1,6 @@
 import CFileSystem
 import Glibc
+import PodcastPlatform
 
 /// Puts an MP3's new tags into the complete served file itself, as its `ID3Splice.Plan` says,
 /// instead of into a copy: the copy wrote every byte of a tagged episode a second time (+40% of a

@@ -55,7 +55,7 @@ public enum FileIO {
             self.changed = changed
         }
 
-        init(_ info: stat) {
+        public init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
@@ -153,7 +153,7 @@ public enum FileIO {
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
     /// at `position` in the file when given.
-    static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
+    public static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
                 try write(raw, to: descriptor, at: position, path: path)
@@ -167,7 +167,7 @@ public enum FileIO {
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
     /// at `position` in the file when given.
-    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let start = bytes.baseAddress.map { $0 + offset }
