@@ -33,16 +33,20 @@ let package = Package(
         // The system layer: FileIO (the system calls on files, errors naming the call and the path),
         // threads, SHA-2, the process's paths and owner.
         .target(name: "PodcastPlatform", dependencies: ["PodcastText", "CDigest", "CFileSystem"]),
+        // HTTP over libcurl: one request at a time (HTTPClient), the easy handle the download engine
+        // drives, redirects, cookies, errors and the settings they follow.
+        .target(name: "PodcastHTTP", dependencies: ["PodcastPlatform", "CCurl"]),
 
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["PodcastPlatform", "PodcastText", "PodcastTOML", "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib"]
+            dependencies: ["PodcastHTTP", "PodcastPlatform", "PodcastText", "PodcastTOML", "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
             name: "podcast",
             dependencies: [
+                "PodcastHTTP",
                 "PodcastKit",
                 "PodcastPlatform",
                 "PodcastText",
@@ -52,7 +56,7 @@ let package = Package(
         ),
 
         // Loopback HTTP server and helpers shared by tests and the demo.
-        .target(name: "PodcastTestSupport", dependencies: ["PodcastKit", "PodcastPlatform", "CTerminal"]),
+        .target(name: "PodcastTestSupport", dependencies: ["PodcastHTTP", "PodcastKit", "PodcastPlatform", "CTerminal"]),
         // Serves an iTunes-like API, a feed and generated audio on 127.0.0.1 for `make demo`.
         .executableTarget(name: "podcast-demo-server", dependencies: ["PodcastTestSupport"]),
         // Drives the state store from a separate process, for the two-process store test.
@@ -60,7 +64,9 @@ let package = Package(
 
         .testTarget(
             name: "PodcastKitTests",
-            dependencies: ["PodcastKit", "PodcastPlatform", "PodcastText", "PodcastTOML", "PodcastTestSupport"]
+            dependencies: [
+                "CCurl", "PodcastHTTP", "PodcastKit", "PodcastPlatform", "PodcastText", "PodcastTOML", "PodcastTestSupport",
+            ]
         ),
         .testTarget(
             name: "PodcastCLITests",

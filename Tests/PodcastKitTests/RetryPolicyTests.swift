@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+@testable import PodcastHTTP
 @testable import PodcastKit
 @testable import PodcastPlatform
 import Testing

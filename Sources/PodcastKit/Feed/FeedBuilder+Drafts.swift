@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastHTTP
 import PodcastText
 
 extension FeedBuilder {

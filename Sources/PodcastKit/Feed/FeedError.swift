@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastPlatform
 
 /// Why a feed could not be read, naming the feed and what to do.

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastHTTP
 import PodcastText
 
 /// What the user named as a feed: `podcast episodes <feed>`.

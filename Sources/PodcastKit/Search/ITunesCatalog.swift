@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastHTTP
 import PodcastText
 
 /// The iTunes Search API: finds podcasts (with their feeds) and songs (with previews).

@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastText
 
 /// One entry of an iTunes Search API `results` array, decoded leniently: a field that is

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastHTTP
 import PodcastPlatform
 import PodcastText
 

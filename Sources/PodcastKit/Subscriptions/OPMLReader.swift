@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastText
 
 /// Reads the subscriptions of an OPML file, as podcast apps export them: OPML 1.0 or 2.0, any

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import PodcastHTTP
 import PodcastKit
 import PodcastPlatform
 import PodcastText

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import PodcastHTTP
 import PodcastKit
 import PodcastText
 

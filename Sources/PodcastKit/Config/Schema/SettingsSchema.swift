@@ -1,4 +1,5 @@
 import Glibc
+import PodcastHTTP
 import PodcastText
 
 /// Every setting, once: the table the configuration file, the command-line options' help,

@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import PodcastHTTP
 import PodcastPlatform
 
 /// The engine thread's loop: take commands, start what the limits allow, let libcurl work,

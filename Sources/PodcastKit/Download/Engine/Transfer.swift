@@ -1,6 +1,7 @@
 import CCurl
 import CFileSystem
 import Glibc
+import PodcastHTTP
 import PodcastPlatform
 
 /// One running download: its easy handle and its partial file. Lives on the engine thread,

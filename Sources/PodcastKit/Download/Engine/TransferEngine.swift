@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import PodcastHTTP
 import PodcastPlatform
 import Synchronization
 

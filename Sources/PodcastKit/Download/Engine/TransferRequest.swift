@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastPlatform
 
 /// One file to fetch into a partial file.
