@@ -5,6 +5,7 @@ import CCurl
 /// Not Sendable: libcurl forbids using a handle from two threads at once, so the thread that
 /// created it owns it until it is freed.
 public final class CurlEasy {
+    /// The libcurl easy handle, for the multi handle that drives it.
     public let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -138,11 +139,13 @@ public final class CurlEasy {
         errorBuffer.deallocate()
     }
 
+    /// Sets a long option.
     @discardableResult
     public func set(_ option: CURLoption, _ value: Int) -> CURLcode {
         podcast_curl_easy_setopt_long(handle, option, value)
     }
 
+    /// Sets a string option (libcurl copies it).
     @discardableResult
     public func set(_ option: CURLoption, _ value: String) -> CURLcode {
         podcast_curl_easy_setopt_string(handle, option, value)
@@ -153,6 +156,7 @@ public final class CurlEasy {
         podcast_curl_easy_setopt_pointer(handle, option, value)
     }
 
+    /// Hands the body to `callback` with `userdata`, on the thread that drives the handle.
     public func setWriteFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
         _ = podcast_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, callback)
         set(CURLOPT_WRITEDATA, userdata)

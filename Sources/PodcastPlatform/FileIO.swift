@@ -57,6 +57,7 @@ public enum FileIO {
             self.changed = changed
         }
 
+        /// The stamp of what `info` (from stat(2) or lstat(2)) describes.
         public init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
