@@ -25,31 +25,54 @@ let package = Package(
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
 
+        // The TOML 1.0 parser the configuration file is read with. Pure: no I/O, no other target.
+        .target(name: "PodcastTOML"),
+        // Text as people read it: display width, wrapping, tables, HTML to text, redaction, edit
+        // distance, dates. Pure: no I/O.
+        .target(name: "PodcastText", dependencies: ["CTerminal"]),
+        // The system layer: FileIO (the system calls on files, errors naming the call and the path),
+        // threads, SHA-2, the process's paths and owner.
+        .target(name: "PodcastPlatform", dependencies: ["PodcastText", "CDigest", "CFileSystem"]),
+        // HTTP over libcurl: one request at a time (HTTPClient), the easy handle the download engine
+        // drives, redirects, cookies, errors and the settings they follow.
+        .target(name: "PodcastHTTP", dependencies: ["PodcastPlatform", "CCurl"]),
+
         // All behaviour: search, feeds, downloads, the state store. Never prints.
         .target(
             name: "PodcastKit",
-            dependencies: ["CCurl", "CDigest", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib", "CTerminal"]
+            dependencies: ["PodcastHTTP", "PodcastPlatform", "PodcastText", "PodcastTOML", "CCurl", "CFileSystem", "CLibXML2", "CSQLite", "CTagLib"]
         ),
         // The command line: argument parsing, rendering, exit codes.
         .executableTarget(
             name: "podcast",
             dependencies: [
+                "PodcastHTTP",
                 "PodcastKit",
+                "PodcastPlatform",
+                "PodcastText",
+                "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Loopback HTTP server and helpers shared by tests and the demo.
-        .target(name: "PodcastTestSupport", dependencies: ["PodcastKit", "CTerminal"]),
+        .target(name: "PodcastTestSupport", dependencies: ["PodcastHTTP", "PodcastKit", "PodcastPlatform", "CTerminal"]),
         // Serves an iTunes-like API, a feed and generated audio on 127.0.0.1 for `make demo`.
         .executableTarget(name: "podcast-demo-server", dependencies: ["PodcastTestSupport"]),
         // Drives the state store from a separate process, for the two-process store test.
         .executableTarget(name: "podcast-store-probe", dependencies: ["PodcastKit"]),
 
-        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "PodcastTestSupport"]),
+        .testTarget(
+            name: "PodcastKitTests",
+            dependencies: [
+                "CCurl", "PodcastHTTP", "PodcastKit", "PodcastPlatform", "PodcastText", "PodcastTOML", "PodcastTestSupport",
+            ]
+        ),
         .testTarget(
             name: "PodcastCLITests",
-            dependencies: ["PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server"]
+            dependencies: [
+                "PodcastPlatform", "PodcastText", "PodcastTestSupport", "podcast", "podcast-store-probe", "podcast-demo-server",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

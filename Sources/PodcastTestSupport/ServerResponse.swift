@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastKit
 
 /// What a connection sends for one request, decided before the first byte goes out.

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastHTTP
 import PodcastKit
 
 /// The socket of one answer that a `raw` route writes itself, status line and framing included;

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastHTTP
 import Synchronization
 import PodcastKit
 

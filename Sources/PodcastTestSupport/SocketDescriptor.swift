@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PodcastKit
+import PodcastPlatform
 
 /// A socket file descriptor and every system call the server makes on it.
 ///

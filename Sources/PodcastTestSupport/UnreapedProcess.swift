@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PodcastKit
+import PodcastPlatform
 import Synchronization
 
 /// A process that only the test reaps. `ChildProcess` (Foundation's `Process`) waits for its

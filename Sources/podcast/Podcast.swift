@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import PodcastKit
+import PodcastPlatform
 
 @main
 struct Podcast: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import PodcastKit
+import PodcastPlatform
 import PodcastTestSupport
 import Synchronization
 import Testing

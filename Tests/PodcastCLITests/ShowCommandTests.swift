@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// `podcast show <n>`: one episode's details and show notes, from the feed podcast keeps.

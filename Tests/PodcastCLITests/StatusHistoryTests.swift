@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// `status` after a backlog, `history`, the listing numbers rows carry, and `pause <selection>`.

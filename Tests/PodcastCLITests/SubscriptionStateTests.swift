@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// The settings and states of subscriptions that must take, through the built binary: a changed

@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// The live displays on a pseudo-terminal: `download` and `status --watch` fit the terminal,

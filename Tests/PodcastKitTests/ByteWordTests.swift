@@ -1,3 +1,4 @@
+@testable import PodcastText
 import Testing
 @testable import PodcastKit
 

@@ -1,6 +1,8 @@
 import CCurl
 import Glibc
+@testable import PodcastHTTP
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// `CompanionFetch.retry`: what follows a failed companion transfer (a transcript, chapters,

@@ -1,5 +1,7 @@
 import Foundation
+import PodcastHTTP
 import PodcastKit
+import PodcastPlatform
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {

@@ -1,6 +1,8 @@
 import CCurl
 import Glibc
+@testable import PodcastHTTP
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// `EpisodeDownload`: one episode's state machine, event by event, on a clock the test sets.

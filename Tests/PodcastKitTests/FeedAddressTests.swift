@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FeedDateTests {

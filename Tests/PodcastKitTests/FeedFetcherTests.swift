@@ -1,4 +1,5 @@
 import Foundation
+@testable import PodcastHTTP
 @testable import PodcastKit
 import PodcastTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// Parses `bytes` as the network would deliver them: in small pieces.

@@ -1,4 +1,5 @@
 import Glibc
+@testable import PodcastHTTP
 @testable import PodcastKit
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PodcastKit
+import PodcastPlatform
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FileIOTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodcastKit
+@testable import PodcastPlatform
 import PodcastTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodcastKit
+import PodcastPlatform
 import PodcastTestSupport
 import Synchronization
 import Testing

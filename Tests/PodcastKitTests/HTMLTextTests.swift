@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct HTMLTextTests {

@@ -1,6 +1,8 @@
 import Foundation
 import CCurl
+@testable import PodcastHTTP
 @testable import PodcastKit
+import PodcastPlatform
 import PodcastTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import PodcastHTTP
 @testable import PodcastKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastHTTP
 import PodcastKit
 import PodcastTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import PodcastKit
+@testable import PodcastPlatform
 import PodcastTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// Whether a process that owns a download still runs: pid, boot, start time, and not a zombie.

@@ -1,4 +1,5 @@
 import CCurl
+@testable import PodcastHTTP
 @testable import PodcastKit
 import Testing
 

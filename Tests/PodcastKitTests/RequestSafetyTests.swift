@@ -1,6 +1,8 @@
 import Foundation
+@testable import PodcastHTTP
 @testable import PodcastKit
 import PodcastTestSupport
+@testable import PodcastText
 import Testing
 
 /// Which server a URL names, what is shown of its credentials, which headers go where, and which

@@ -1,6 +1,8 @@
 import CCurl
 import Glibc
+@testable import PodcastHTTP
 @testable import PodcastKit
+@testable import PodcastPlatform
 import Testing
 
 /// `RetryPolicy.decide`: what follows a failed attempt, on a clock and a jitter the test sets.

@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 import Testing
 
 /// The byte-level tables the text path classifies characters with, held to Swift's own Unicode

@@ -1,5 +1,6 @@
 import Foundation
 import PodcastKit
+import PodcastText
 import Testing
 
 /// What the output boundary masks of the URLs in any text: credentials and the values of

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodcastKit
+@testable import PodcastText
 import Testing
 
 /// The one table of settings (`SettingsSchema`): every setting once, read alike from every

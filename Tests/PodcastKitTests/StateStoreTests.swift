@@ -1,4 +1,5 @@
 import Foundation
+@testable import PodcastPlatform
 import PodcastTestSupport
 import Testing
 @testable import PodcastKit

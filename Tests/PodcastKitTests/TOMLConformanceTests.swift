@@ -1,5 +1,5 @@
 import Foundation
-@testable import PodcastKit
+@testable import PodcastTOML
 import PodcastTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PodcastKit
+@testable import PodcastTOML
 import Testing
 
 /// What the conformance suite does not pin: the lines the configuration reader reports, the

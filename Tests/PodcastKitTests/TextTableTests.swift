@@ -1,4 +1,6 @@
+import PodcastHTTP
 import PodcastKit
+import PodcastText
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TextTableTests {

@@ -1,4 +1,6 @@
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 /// What the background worker (`podcast worker`, started detached by `download --background`)
 /// does, from taking its lock to letting it go.

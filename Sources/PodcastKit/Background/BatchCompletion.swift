@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PodcastPlatform
+import PodcastText
 
 /// Group completion: once every episode of a background batch has settled (whichever process
 /// ended it: the worker, a foreground `resume`, a `cancel`), its summary is written to

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 /// The values of a background batch's `--header`s, kept out of the state store: they are often
 /// secrets (API keys, session cookies), and the store is read by `status`, copied into bug

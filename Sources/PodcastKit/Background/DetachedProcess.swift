@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// Starting a process that outlives its parent and its terminal: a session of its own (so no
 /// controlling terminal, and no SIGHUP when the launching terminal goes), stdin from /dev/null,

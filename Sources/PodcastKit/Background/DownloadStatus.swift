@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastPlatform
 
 /// What `podcast status` reports: the progress buffer as read from the store while downloads
 /// run, each download's state as a user should see it, the worker, and recent batches.

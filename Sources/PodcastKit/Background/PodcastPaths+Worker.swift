@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 extension PodcastPaths {
     /// The background worker's lock: held (`flock`) by the one worker of this home for its whole life.
     public var workerLock: String { home + "/worker.lock" }

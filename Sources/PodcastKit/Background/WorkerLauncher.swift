@@ -1,4 +1,6 @@
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 /// Makes sure a background worker will take the queued work, starting one when none runs.
 ///

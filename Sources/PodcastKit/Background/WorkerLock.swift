@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// The lock that makes a background worker the only one of its home: an exclusive `flock` on
 /// `<home>/worker.lock`, held for the worker's whole life and released by the kernel when the

@@ -1,3 +1,5 @@
+import PodcastText
+
 /// Byte counts as users write them and read them.
 ///
 /// Written: `500k`, `2M`, `16G`, `100000` (k, M and G are binary multiples, as curl and wget read

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 extension Configuration {
     /// Reads the file at `path`. A missing file is an empty configuration, unless `required`

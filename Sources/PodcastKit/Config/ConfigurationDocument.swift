@@ -1,3 +1,5 @@
+import PodcastTOML
+
 /// A configuration file read as TOML 1.0 (by `TOMLParser`), as plain values with the line each
 /// was written on: the settings need only strings, numbers, booleans and lists of strings, one
 /// level of sections, and a line to name in every message.

@@ -1,3 +1,5 @@
+import PodcastText
+
 /// One companion file (a transcript, chapters, an image, a cover) being fetched for an episode
 /// that is already in place: through the batch's engine like the episodes (its concurrency, its
 /// per-host limit), retried by the same scheduler, continued from its partial file after a

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 /// The companion files a batch fetches for its episodes once they are in place (the best
 /// transcript, the chapters, the artwork, the show's cover) through the batch's engine, and the

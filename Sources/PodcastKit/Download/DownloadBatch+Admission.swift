@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 extension DownloadBatch {
     /// Episodes queued in the engine beyond those running: enough that the engine fills a

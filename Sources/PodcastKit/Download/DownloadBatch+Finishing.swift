@@ -1,4 +1,6 @@
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 extension DownloadBatch {
     /// Places the files that are ready (their episodes `finishing`) as one group, when it is due

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 /// Downloads a set of episodes: claims each in the progress buffer (so no episode is fetched
 /// twice, even by two processes), runs one `EpisodeDownload` state machine per episode, carries

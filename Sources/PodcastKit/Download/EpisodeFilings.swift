@@ -1,3 +1,4 @@
+import PodcastPlatform
 /// How a batch's episodes are filed: each item's `EpisodeFiling` (its own library settings or the
 /// batch's, with what its feed says when a setting needs that), and the podcasts whose playlist
 /// is written when the batch ends (`--playlist`).

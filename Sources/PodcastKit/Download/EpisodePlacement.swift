@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// Where a batch's finished episodes go: each episode's folder and file name (its `EpisodeFiling`),
 /// and the move that gives a finished file its name without ever replacing another file.

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// The Episodes directory cannot be used: its `.partial` folder, where every download starts,
 /// cannot be made there (a read-only file system, a file in the way, no permission).
 public struct EpisodesDirectoryError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import PodcastPlatform
 import Glibc
 
 /// What is done to a completed transfer's file before it is placed: it is checked against the

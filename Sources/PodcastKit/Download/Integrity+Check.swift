@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastPlatform
 
 extension Integrity {
     /// What of this value a downloaded file can be checked against; nil for a signature or a

@@ -1,3 +1,5 @@
+import PodcastText
+
 /// Which items of the last listing a command means: `3`, `1-5`, `6-` (6 to the end), `2,4,9`,
 /// `all` and `new`, in any mix.
 public struct Selection: Sendable, Equatable {

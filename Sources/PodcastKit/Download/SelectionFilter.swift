@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// What narrows a selection: published since or until a date (inclusive), a title matching a
 /// pattern (case-insensitive), and the newest N of what is left. Applied after the selection's

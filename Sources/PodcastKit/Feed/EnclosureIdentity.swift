@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 /// What of an enclosure URL names its episode, for an item without a guid (`Episode.identity`).
 ///
 /// Hosts and measurement services change an enclosure's URL without changing the episode: a

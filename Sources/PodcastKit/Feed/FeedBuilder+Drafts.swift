@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PodcastHTTP
+import PodcastText
 
 extension FeedBuilder {
     /// Show-level values met so far, several candidates per field, resolved at the end by priority.

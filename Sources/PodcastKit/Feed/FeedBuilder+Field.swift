@@ -1,3 +1,5 @@
+import PodcastText
+
 extension FeedBuilder {
     /// A text element whose content is kept, and what it becomes.
     enum Field: Sendable {

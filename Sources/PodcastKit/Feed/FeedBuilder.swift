@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// Builds a `Feed` from XML events: which element means what, and in which context (a `<title>`
 /// inside `<image>` is not the show's title). RSS 0.9x/1.0/2.0 and Atom, with the iTunes,

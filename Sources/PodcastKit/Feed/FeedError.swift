@@ -1,3 +1,6 @@
+import PodcastHTTP
+import PodcastPlatform
+
 /// Why a feed could not be read, naming the feed and what to do.
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastHTTP
 
 /// Fetches one feed for a command that lists it (`episodes`, `show`, `subscribe`,
 /// `download <feed>`): the feed's `FeedRefresh` carried out by a `FeedRound` on an engine of

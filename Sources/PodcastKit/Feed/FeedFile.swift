@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 /// Feed documents on disk: a feed file read as a feed, and the names of the files in the feed
 /// cache (a fetched feed's body, and the temporary file a fetch writes it to first).

@@ -1,4 +1,6 @@
 import Glibc
+import PodcastHTTP
+import PodcastText
 
 /// What the user named as a feed: `podcast episodes <feed>`.
 public enum FeedSource: Sendable, Equatable {

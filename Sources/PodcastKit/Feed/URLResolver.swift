@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// Makes URLs in a feed absolute against the feed's own URL (RFC 3986 reference resolution).
 struct URLResolver: Sendable {

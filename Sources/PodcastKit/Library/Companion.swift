@@ -1,3 +1,5 @@
+import PodcastText
+
 /// A file podcast can keep beside an episode's media (`--with`): never media itself, never an
 /// episode of its own, named after the media file (`<name>.srt`, `<name>.info.json`…) so players
 /// and media apps find it.

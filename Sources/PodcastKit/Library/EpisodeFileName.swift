@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// The rules that make text safe as one name in the Episodes directory: every field of a name
 /// template goes through them, so no title, guid or podcast name can make a folder, hide a file or

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// `<name>.info.json` beside an episode (`--with info`): the podcast's and the episode's details
 /// with the keys and forms of `podcast episodes --json` (ISO 8601 dates in UTC, whole seconds,

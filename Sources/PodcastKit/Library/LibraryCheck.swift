@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// `podcast verify`: finished files checked against what podcast recorded when it wrote them
 /// (size, then SHA-256). A damaged or missing media file marks its episode so that `download`
 /// and `resume` fetch it again (a damaged copy is no longer podcast's: `FileOwnership` leaves it,

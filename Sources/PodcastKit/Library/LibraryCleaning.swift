@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// `podcast clean`: what no download can use any more. Partial files that no record names (a
 /// killed process between deleting a record and its file, a reset store), temporary files a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// The values a name template's fields take for one episode.
 public struct NameValues: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 /// A podcast's M3U8 playlist (`--playlist`): its downloaded episodes, newest first, with paths
 /// relative to the playlist's folder, so the folder can be copied to a player, a stick or a share

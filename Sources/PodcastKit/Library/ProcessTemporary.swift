@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// A file podcast writes beside its destination and then renames into place (a companion file, a
 /// playlist): hidden, and named for the process writing it, so `podcast clean` can tell one that a

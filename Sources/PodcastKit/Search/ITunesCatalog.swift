@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PodcastHTTP
+import PodcastText
 
 /// The iTunes Search API: finds podcasts (with their feeds) and songs (with previews).
 public struct ITunesCatalog: Sendable {

@@ -1,3 +1,6 @@
+import PodcastHTTP
+import PodcastText
+
 /// One entry of an iTunes Search API `results` array, decoded leniently: a field that is
 /// missing or of an unexpected type is nil rather than a failure, because the API mixes kinds
 /// (podcasts, songs, movies, audiobooks) with different fields in one answer.

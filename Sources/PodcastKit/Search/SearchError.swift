@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 /// Why a search could not be answered, naming the search and saying what to do.
 public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.

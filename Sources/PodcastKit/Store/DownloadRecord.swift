@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastPlatform
 
 /// One episode's entry in the progress buffer: what is being fetched, from where, how far, and
 /// where it ended up.

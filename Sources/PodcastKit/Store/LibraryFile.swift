@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// A file podcast wrote into the Episodes directory that is not an episode's media: a companion
 /// beside an episode, or a podcast's cover or playlist. Recorded so that only podcast's own files
 /// are ever deleted, and so that they are checked and cleaned up with their episodes.

@@ -1,6 +1,7 @@
 import CSQLite
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 extension StateStore {
     /// Queues `items` as a new batch for the background worker, all in one transaction: each

@@ -1,6 +1,7 @@
 import CSQLite
 import Glibc
 import FoundationEssentials
+import PodcastPlatform
 
 extension StateStore {
     /// What claiming a download found.

@@ -1,5 +1,7 @@
 import CSQLite
 import FoundationEssentials
+import PodcastHTTP
+import PodcastPlatform
 
 /// One step of the schema; step N (counted from 1) takes `PRAGMA user_version` from N-1 to N.
 struct Migration {

@@ -1,4 +1,5 @@
 import CSQLite
+import PodcastPlatform
 
 /// What `podcast pause` and `podcast cancel` ask of a download.
 public enum StopRequest: String, Sendable, Equatable {

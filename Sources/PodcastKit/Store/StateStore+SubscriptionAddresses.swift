@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 extension StateStore {
     /// Every address a subscription has, its current one and each earlier one (`subscription_urls`),
     /// by `FeedAddress.normalized`, with the subscription that has it: where `update` may not

@@ -1,5 +1,6 @@
 import CSQLite
 import FoundationEssentials
+import PodcastHTTP
 
 /// How `subscribe` or `import` left a feed.
 public enum SubscribeStatus: String, Sendable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PodcastPlatform
 
 /// podcast's state (the last search, the current listing) in one SQLite file shared by every podcast process.
 ///

@@ -1,4 +1,5 @@
 import CSQLite
+import PodcastPlatform
 
 /// A state store failure: what went wrong, with which file, and (in `description`) what the user can do.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {

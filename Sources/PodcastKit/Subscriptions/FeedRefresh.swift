@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 /// One feed's fetch, step by step: a value with one `mutating func` per event, each returning
 /// what to do next, so every branch (not modified, the same bytes again, a move,
 /// `itunes:new-feed-url`, paging, 410 Gone, a failure) is tested without a server. The one

@@ -1,5 +1,8 @@
 import FoundationEssentials
 import Glibc
+import PodcastHTTP
+import PodcastPlatform
+import PodcastText
 
 /// Fetches feeds on a `TransferEngine`, each led by its `FeedRefresh`: many at once in the
 /// engine's feed lane, so at most `connectionsPerHost` connections go to one host (shared with

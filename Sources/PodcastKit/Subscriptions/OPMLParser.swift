@@ -1,4 +1,5 @@
 import CLibXML2
+import PodcastText
 
 /// Reads the `<outline>` elements of an OPML file with libxml2's SAX2 parser: only start
 /// tags are looked at, and only outlines that carry an `xmlUrl` are kept, as written. What they

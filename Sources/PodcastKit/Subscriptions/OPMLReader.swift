@@ -1,3 +1,6 @@
+import PodcastHTTP
+import PodcastText
+
 /// Reads the subscriptions of an OPML file, as podcast apps export them: OPML 1.0 or 2.0, any
 /// `<outline>` with an `xmlUrl` (any `type`, at any depth: category outlines are flattened).
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// Writes subscriptions as an OPML 2.0 document that other podcast apps import.
 ///

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PodcastPlatform
 
 /// `podcast update`: every due subscription's feed fetched at once (`FeedRound`), what each fetch
 /// showed recorded with its triage (`EpisodeTriage`), each feed's new episodes downloaded through

@@ -1,3 +1,5 @@
+import PodcastText
+
 /// Which of some titles a word the user typed names (`podcast unsubscribe "tiny tech"`): those
 /// written exactly so, else those that differ from it only in letter case, else none, with the
 /// title a typo most likely meant.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import PodcastKit
+import PodcastPlatform
+import PodcastText
 
 /// `podcast catch-up [<subscription>...]`: mark every new episode seen, so update downloads none of them.
 struct CatchUp: ParsableCommand, OutputConfigured {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `podcast clean`: remove what no download can use any more, and say what and how much.
 struct Clean: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import PodcastKit
+import PodcastText
 
 /// `podcast delete [<selection>...] [filters]`: delete downloaded episodes' files (media and
 /// companions), only those podcast wrote, only those matching every filter given.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import PodcastHTTP
 import PodcastKit
 
 /// `podcast download [<feed>] <selection>...`: fetch episodes of the last listing (or of a feed

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PodcastKit
+import PodcastPlatform
 
 /// `podcast episodes <feed>`: fetch, parse and list a feed's episodes, newest first.
 struct Episodes: ParsableCommand, OutputConfigured {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import PodcastKit
+import PodcastText
 
 /// `podcast history`: every finished download, and every episode podcast deleted since, most
 /// recent first, with when.

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
+import PodcastHTTP
 import PodcastKit
+import PodcastPlatform
+import PodcastText
 
 /// `podcast import <file.opml>`: subscribe to every feed an OPML file lists, without fetching them.
 struct Import: ParsableCommand, OutputConfigured {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `podcast resume`: continue every unfinished download from its resume data.
 struct Resume: ParsableCommand, OutputConfigured {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 extension SearchMedia: ExpressibleByArgument {}
 

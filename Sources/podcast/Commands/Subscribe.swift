@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `podcast subscribe <feed>...`: remember feeds for `podcast update`, each with its baseline.
 struct Subscribe: ParsableCommand, OutputConfigured {

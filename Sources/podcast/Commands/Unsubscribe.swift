@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `podcast unsubscribe <subscription>...`: stop updating feeds; their files stay unless asked.
 struct Unsubscribe: ParsableCommand, OutputConfigured {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastPlatform
 
 /// `podcast update [<subscription>...]`: fetch every subscribed feed at once and download what is new.
 struct Update: ParsableCommand, OutputConfigured {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `podcast verify [<selection>...]`: check finished files against their recorded size and digest.
 struct Verify: ParsableCommand {

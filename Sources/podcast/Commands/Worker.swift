@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PodcastKit
+import PodcastPlatform
 
 /// `podcast worker` (hidden): the background worker that `download --background` starts, detached,
 /// with its output in `<home>/worker.log`. What it does is `BackgroundWorker`'s; this command

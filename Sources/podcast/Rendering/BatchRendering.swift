@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 
 /// How a background batch is shown: its JSON summary (the `download --json` results with the
 /// batch's number and times) and one line for `status`.

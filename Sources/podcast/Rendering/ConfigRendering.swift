@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 
 /// How `podcast config` shows the settings, from the schema: a configuration file of them, by
 /// section, each line commented with where its value came from (a setting without a value as a

@@ -1,5 +1,6 @@
 import Glibc
 import PodcastKit
+import PodcastText
 
 /// How a feed's episodes are shown: a table and the contract's JSON document.
 struct EpisodesRendering {

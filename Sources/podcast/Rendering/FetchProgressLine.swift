@@ -1,5 +1,6 @@
 import Glibc
 import PodcastKit
+import PodcastText
 
 /// The line that shows a slow or large feed being fetched (`fetching URL: 1.2 MB so far`), on
 /// stderr and only when it is a terminal, redrawn in place as `FeedFetcher` reports progress, and

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PodcastKit
+import PodcastText
 
 /// Writes JSON text straight into a byte buffer as values are given, in the order given: the
 /// writer behind `JSONValue`, and what long documents (a listing of thousands of episodes) are

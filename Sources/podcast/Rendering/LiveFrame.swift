@@ -1,5 +1,6 @@
 import Glibc
 import PodcastKit
+import PodcastText
 
 /// A block of lines redrawn in place at the bottom of a terminal: each frame is written at once,
 /// every line clipped to the width less one (so nothing wraps) and the block to the height less

@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 
 /// The live display's rows as text: the number right-aligned, the title, then fixed,
 /// right-aligned columns (percent, bytes of total, speed, time left or what the episode waits

@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 
 /// How a search outcome is shown: a table, a JSON document, and notes about what is missing.
 struct SearchRendering {

@@ -1,4 +1,5 @@
 import PodcastKit
+import PodcastText
 
 /// How `show` presents one episode: labelled details, then its show notes wrapped to the
 /// width; or `{"number", "guid", "title", "podcast", "published", "duration", "size", "type",

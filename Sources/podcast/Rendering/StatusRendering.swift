@@ -1,5 +1,7 @@
 import FoundationEssentials
 import PodcastKit
+import PodcastPlatform
+import PodcastText
 
 /// How `status` shows the progress buffer: the worker; the running and queued downloads first,
 /// then those that need a decision (failed, paused, interrupted), then the latest finished ones

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PodcastKit
+import PodcastText
 
 /// What `subscribe` and `import` did to each feed: a line each, or the contract's JSON.
 struct SubscribeRendering {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PodcastKit
+import PodcastText
 
 /// How `podcast update` is told: a line per feed with news, a summary, the list of what is new
 /// (`--check`), and the contract's JSON document.

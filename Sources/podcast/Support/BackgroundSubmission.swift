@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// `download --background`, `resume --background` and `update --background`: queue the work, make
 /// sure a worker will do it, say how to watch it, and return at once (no terminal display).

@@ -1,5 +1,7 @@
 import FoundationEssentials
+import PodcastHTTP
 import PodcastKit
+import PodcastPlatform
 
 /// Everything a command needs from its surroundings, resolved once from the environment.
 struct CommandContext {

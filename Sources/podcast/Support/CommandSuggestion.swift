@@ -1,5 +1,6 @@
 import ArgumentParser
 import PodcastKit
+import PodcastText
 
 /// A first word that names no command (`podcast serach`, `podcast help nosuch`): a usage error
 /// that names the closest command, instead of argument-parser's "unexpected arguments" or, for

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastText
 
 extension Console {
     /// True when a person can be asked: stdin and stderr are both a terminal (a pipe or cron

@@ -1,6 +1,8 @@
 import CTerminal
 import Glibc
 import PodcastKit
+import PodcastPlatform
+import PodcastText
 import Synchronization
 
 /// Where a command's output goes: data on stdout, messages and progress on stderr.

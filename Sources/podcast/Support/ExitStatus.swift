@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
+import PodcastHTTP
 import PodcastKit
+import PodcastText
 
 /// The one place that turns an error into its message and the contract's exit code.
 enum ExitStatus {

@@ -1,5 +1,6 @@
 import Glibc
 import PodcastKit
+import PodcastPlatform
 
 /// The write end of the pipe the signal handler tells the watcher thread through (-1 until set).
 /// Written once before the handler is installed, then only read by it.

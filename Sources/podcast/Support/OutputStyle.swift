@@ -1,4 +1,5 @@
 import Glibc
+import PodcastHTTP
 import PodcastKit
 import Synchronization
 

@@ -1,3 +1,4 @@
+import PodcastHTTP
 import PodcastKit
 
 /// The subscriptions the words of `unsubscribe`, `update` and `catch-up` name: a number from

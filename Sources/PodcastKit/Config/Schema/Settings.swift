@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 /// Every setting's value, typed: what a command, a background batch or an update runs with.
 /// `SettingsSchema` names each setting once and says where in this value it lives; the file,
 /// the environment, the command line and stored records all reach it through the schema.

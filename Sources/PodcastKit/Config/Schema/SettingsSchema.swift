@@ -1,4 +1,6 @@
 import Glibc
+import PodcastHTTP
+import PodcastText
 
 /// Every setting, once: the table the configuration file, the command-line options' help,
 /// `podcast config`, the manual and the records of batches and downloads are read from.

@@ -1,5 +1,7 @@
 import CCurl
 import Glibc
+import PodcastHTTP
+import PodcastPlatform
 
 /// The engine thread's loop: take commands, start what the limits allow, let libcurl work,
 /// collect finished transfers, publish progress, sleep in `curl_multi_poll` until there is work.

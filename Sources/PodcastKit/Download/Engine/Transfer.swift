@@ -1,6 +1,8 @@
 import CCurl
 import CFileSystem
 import Glibc
+import PodcastHTTP
+import PodcastPlatform
 
 /// One running download: its easy handle and its partial file. Lives on the engine thread,
 /// which keeps it alive for as long as its handle is in the multi handle.

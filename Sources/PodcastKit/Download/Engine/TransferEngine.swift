@@ -1,5 +1,7 @@
 import CCurl
 import Glibc
+import PodcastHTTP
+import PodcastPlatform
 import Synchronization
 
 /// Concurrent downloads over libcurl's multi interface, on one dedicated thread that owns every

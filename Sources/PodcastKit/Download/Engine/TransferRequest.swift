@@ -1,3 +1,6 @@
+import PodcastHTTP
+import PodcastPlatform
+
 /// One file to fetch into a partial file.
 public struct TransferRequest: Sendable, Equatable {
     /// The caller's key for this transfer, echoed in every event about it.

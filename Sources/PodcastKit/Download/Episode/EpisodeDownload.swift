@@ -1,3 +1,6 @@
+import PodcastPlatform
+import PodcastText
+
 /// One episode a batch is fetching, from its first attempt to its end: its record as this process
 /// knows it, where its bytes go, the phase it is in, the current attempt and its history of
 /// failures.

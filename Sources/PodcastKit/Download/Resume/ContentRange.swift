@@ -1,3 +1,5 @@
+import PodcastText
+
 /// A `Content-Range` header (RFC 9110 §14.4): which bytes of the whole a 206 carries, or, in a
 /// 416, how long the whole is.
 struct ContentRange: Equatable {

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// Partial files that no record names any more (a reset or lost state store, a crash between
 /// deleting a record and its file, an older layout's names) can never be continued: nothing

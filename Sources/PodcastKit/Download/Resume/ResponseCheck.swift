@@ -1,3 +1,5 @@
+import PodcastText
+
 /// Decides what a server's answer means for the partial file, from its status and headers alone:
 /// append the rest, take the whole file again, call the file complete, or start over. Every
 /// attempt of every download passes through here; the transfer only writes what this allows.

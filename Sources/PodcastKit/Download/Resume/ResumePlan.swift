@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// Where an episode continues after a restart (a crash, a kill -9, a reboot, `podcast resume`):
 /// from what the earlier run's record vouches for and what its partial file holds.

@@ -1,3 +1,5 @@
+import PodcastText
+
 /// Streams a document's bytes to libxml2 with two repairs, in one pass:
 ///
 /// - UTF-8 (when asked for): each byte that is not part of a valid sequence becomes its

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastText
 
 extension Windows1252 {
     /// The UTF-8 encoding of `byte` (0x80 or more) read as Windows-1252, U+FFFD for the five bytes

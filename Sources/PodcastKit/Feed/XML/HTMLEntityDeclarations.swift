@@ -1,4 +1,5 @@
 import CLibXML2
+import PodcastText
 import Synchronization
 
 /// libxml2 entities for HTML's named characters (`&nbsp;`, `&eacute;`, …), which feeds use

@@ -1,4 +1,5 @@
 import CLibXML2
+import PodcastText
 
 /// The attributes of one start tag, read in place from libxml2's array (valid only during the
 /// start-element call). Values are decoded on demand, so tags whose attributes nobody reads cost

@@ -1,4 +1,5 @@
 import CLibXML2
+import PodcastText
 
 /// libxml2's SAX2 push parser, hardened for documents from strangers, fed chunk by chunk as bytes
 /// arrive; it keeps no document in memory. What it reads goes straight to a `FeedBuilder`, on the

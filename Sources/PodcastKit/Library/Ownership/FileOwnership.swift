@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// The one answer to "may podcast delete, or write over, the file at this path?", and the one
 /// place that does it. A file is podcast's only if the store records that podcast wrote it, it is

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// What the store says of a file podcast wrote: enough to tell whether it is still the file podcast
 /// wrote, and whether the reason at hand is its own (`FileOwnership`).
 public struct RecordedFile: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Glibc
+import PodcastPlatform
 
 /// Tags an MP3 without TagLib moving its audio. TagLib puts a new ID3v2 tag in front of a file by
 /// shifting everything after it 1 KiB at a time: seconds for a 64 MiB episode (`--tag` on 8 x 64

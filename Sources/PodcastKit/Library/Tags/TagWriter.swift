@@ -1,5 +1,7 @@
 import CTagLib
 import Glibc
+import PodcastPlatform
+import PodcastText
 
 /// Writes `EpisodeTags` with TagLib's C API: ID3v2.4 for MP3, iTunes atoms for MP4, Vorbis
 /// comments for Ogg Vorbis, Opus and FLAC. Runs after the file was checked against what the server

@@ -1,5 +1,5 @@
 /// One TOML value, as the specification's types: the configuration reader matches on it.
-enum TOMLValue: Sendable, Equatable {
+public enum TOMLValue: Sendable, Equatable {
     /// A string, escapes resolved.
     case string(String)
     /// A 64-bit signed integer (TOML requires that range exactly).

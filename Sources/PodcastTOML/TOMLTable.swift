@@ -1,21 +1,21 @@
 /// A table of a read document: its keys in the order they were first written, each with the line
 /// it was written on, because the configuration reader names `file:line` for every setting.
-struct TOMLTable: Sendable, Equatable {
+public struct TOMLTable: Sendable, Equatable {
     /// One key of the table with its value and the line its key was (first) written on.
-    struct Entry: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
         /// The key, unquoted and unescaped; one part of a dotted key.
-        var key: String
+        public var key: String
         /// The value.
-        var value: TOMLValue
+        public var value: TOMLValue
         /// The line, from 1.
-        var line: Int
+        public var line: Int
     }
 
     /// The entries in document order.
-    let entries: [Entry]
+    public let entries: [Entry]
     /// The line of the `[header]` or `[[header]]` that defined the table; nil for the document
     /// itself, inline tables and tables that only dotted keys or deeper headers made.
-    let headerLine: Int?
+    public let headerLine: Int?
     private let positions: [String: Int]
 
     /// A table of `entries` (their keys distinct), defined by a header on `headerLine` if any.
@@ -29,12 +29,12 @@ struct TOMLTable: Sendable, Equatable {
     }
 
     /// The entry for `key`, if the table has it.
-    func entry(_ key: String) -> Entry? {
+    public func entry(_ key: String) -> Entry? {
         positions[key].map { entries[$0] }
     }
 
     /// The value for `key`, if the table has it.
-    subscript(key: String) -> TOMLValue? {
+    public subscript(key: String) -> TOMLValue? {
         entry(key)?.value
     }
 }

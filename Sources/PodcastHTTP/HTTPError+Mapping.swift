@@ -3,7 +3,7 @@ import CCurl
 // The one place where libcurl result codes and HTTP statuses become errors a user can act on.
 extension HTTPError {
     /// The error for a libcurl result code, using libcurl's detail text when it gave one.
-    static func curl(_ code: CURLcode, url: String, curlMessage: String, settings: HTTPSettings) -> HTTPError {
+    public static func curl(_ code: CURLcode, url: String, curlMessage: String, settings: HTTPSettings) -> HTTPError {
         let detail = curlMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : curlMessage
         func error(_ kind: Kind, _ what: String, _ advice: String) -> HTTPError {
             HTTPError(kind: kind, url: url, detail: "\(what) (\(detail))", advice: advice)
@@ -37,7 +37,7 @@ extension HTTPError {
     }
 
     /// The error for an HTTP status the request does not accept.
-    static func status(_ status: Int, url: String, retryAfter: Int?) -> HTTPError {
+    public static func status(_ status: Int, url: String, retryAfter: Int?) -> HTTPError {
         let reason = HTTPStatus.reasonPhrase(status)
         let detail = reason.isEmpty ? "server answered HTTP \(status)" : "server answered \(status) \(reason)"
         let advice: String
@@ -67,7 +67,7 @@ extension HTTPError {
     }
 
     /// The error for a URL podcast will not request.
-    static func unsupportedURL(_ url: String) -> HTTPError {
+    public static func unsupportedURL(_ url: String) -> HTTPError {
         HTTPError(kind: .unsupportedURL, url: url, detail: "not an http(s) URL", advice: "use an http:// or https:// address")
     }
 }

@@ -21,7 +21,7 @@ public final class RunStop: Sendable {
     }
 
     /// What now runs (nil: nothing), as the call that stops it; called at once if already stopping.
-    func running(_ interrupt: (@Sendable () -> Void)?) {
+    public func running(_ interrupt: (@Sendable () -> Void)?) {
         let stopping = state.withLock { state in
             state.interrupt = interrupt
             return state.stopping

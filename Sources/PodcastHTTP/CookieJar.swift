@@ -6,11 +6,11 @@ import CCurl
 ///
 /// Not Sendable and without lock callbacks: libcurl allows a share without locks when one thread
 /// uses it, and only the engine thread does. It must outlive the handles that use it.
-final class CookieJar {
+public final class CookieJar {
     let handle: UnsafeMutableRawPointer
 
     /// A new, empty jar, or nil when libcurl cannot make one.
-    init?() {
+    public init?() {
         guard let share = curl_share_init() else { return nil }
         guard podcast_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) == CURLSHE_OK else {
             curl_share_cleanup(share)

@@ -10,7 +10,7 @@ public enum HTMLEntities {
     /// The character `&name;` stands for, from the name's UTF-8 bytes, or nil when HTML defines
     /// no such entity. Nearly every name fits in one word, which is looked up without making a
     /// string (descriptions hold thousands of references).
-    static func scalar(named name: some Collection<UInt8>) -> Unicode.Scalar? {
+    public static func scalar(named name: some Collection<UInt8>) -> Unicode.Scalar? {
         guard name.count <= 8 else { return table[String(decoding: name, as: UTF8.self)] }
         return byWord[name.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }]
     }

@@ -2,7 +2,7 @@
 // them as an instant, and FoundationEssentials' Date would lose local times' lack of an offset.
 
 /// A calendar date without a time or offset (`1979-05-27`).
-struct TOMLLocalDate: Sendable, Hashable, CustomStringConvertible {
+public struct TOMLLocalDate: Sendable, Hashable, CustomStringConvertible {
     /// The year, 0 to 9999.
     var year: Int
     /// The month, 1 to 12.
@@ -11,7 +11,7 @@ struct TOMLLocalDate: Sendable, Hashable, CustomStringConvertible {
     var day: Int
 
     /// `YYYY-MM-DD`.
-    var description: String { "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))" }
+    public var description: String { "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))" }
 
     /// The days in `month` of `year` in the proleptic Gregorian calendar RFC 3339 uses.
     static func days(inMonth month: Int, of year: Int) -> Int {
@@ -24,7 +24,7 @@ struct TOMLLocalDate: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A time of day without a date or offset (`07:32:00.999`).
-struct TOMLLocalTime: Sendable, Hashable, CustomStringConvertible {
+public struct TOMLLocalTime: Sendable, Hashable, CustomStringConvertible {
     /// The hour, 0 to 23.
     var hour: Int
     /// The minute, 0 to 59.
@@ -36,7 +36,7 @@ struct TOMLLocalTime: Sendable, Hashable, CustomStringConvertible {
     var nanosecond: Int
 
     /// `HH:MM:SS`, then the fraction without trailing zeros when there is one.
-    var description: String {
+    public var description: String {
         var text = "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))"
         if nanosecond > 0 {
             var fraction = digits(nanosecond, 9)
@@ -48,25 +48,25 @@ struct TOMLLocalTime: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A date and time without an offset (`1979-05-27T07:32:00`).
-struct TOMLLocalDateTime: Sendable, Hashable, CustomStringConvertible {
+public struct TOMLLocalDateTime: Sendable, Hashable, CustomStringConvertible {
     /// The date.
     var date: TOMLLocalDate
     /// The time of day.
     var time: TOMLLocalTime
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]`.
-    var description: String { "\(date)T\(time)" }
+    public var description: String { "\(date)T\(time)" }
 }
 
 /// A date and time at an offset from UTC (`1979-05-27T07:32:00-07:00`).
-struct TOMLOffsetDateTime: Sendable, Hashable, CustomStringConvertible {
+public struct TOMLOffsetDateTime: Sendable, Hashable, CustomStringConvertible {
     /// The date and time as written, at `offsetMinutes`.
     var local: TOMLLocalDateTime
     /// Minutes east of UTC, -1439 to 1439; 0 for `Z`.
     var offsetMinutes: Int
 
     /// RFC 3339 text; a zero offset is written `Z`.
-    var description: String {
+    public var description: String {
         guard offsetMinutes != 0 else { return "\(local)Z" }
         let size = abs(offsetMinutes)
         return "\(local)\(offsetMinutes < 0 ? "-" : "+")\(digits(size / 60, 2)):\(digits(size % 60, 2))"

@@ -10,7 +10,7 @@ import Synchronization
 /// downloaded file's digest, taken while the network reads (`FileDigester`): the work is
 /// `@Sendable` and its result is handed back by value.
 /// Not Sendable: the thread that starts the work waits for it.
-final class BackgroundThread<Success: Sendable, Failure: Error> {
+public final class BackgroundThread<Success: Sendable, Failure: Error> {
     private let outcome: Outcome
     private var thread: pthread_t?
 
@@ -21,7 +21,7 @@ final class BackgroundThread<Success: Sendable, Failure: Error> {
 
     /// Starts `work` on a new thread; nil when no thread can be made (the caller then does the
     /// work itself).
-    init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
+    public init?(_ work: @escaping @Sendable () throws(Failure) -> Success) {
         let outcome = Outcome()
         self.outcome = outcome
         do throws(SystemError) {
@@ -36,7 +36,7 @@ final class BackgroundThread<Success: Sendable, Failure: Error> {
 
     /// Waits for the work to end and returns its result, or throws its error. Call once: the
     /// result is handed over, not copied.
-    func wait() throws(Failure) -> Success {
+    public func wait() throws(Failure) -> Success {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil

@@ -1,12 +1,12 @@
 /// Why a TOML document was refused, and where: the configuration reader turns it into a
 /// `file:line` message, so the place is part of the error rather than of its text.
-struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The line, from 1.
-    var line: Int
+    public var line: Int
     /// The column, from 1, counted in Unicode scalars (a tab counts as one).
-    var column: Int
+    public var column: Int
     /// What is wrong, as a short lower-case phrase: `expected "=" after the key`.
-    var message: String
+    public var message: String
 
     /// The error `message` at `line`:`column`.
     init(line: Int, column: Int, _ message: String) {
@@ -16,5 +16,5 @@ struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `line:column: message`.
-    var description: String { "\(line):\(column): \(message)" }
+    public var description: String { "\(line):\(column): \(message)" }
 }

@@ -14,7 +14,7 @@ public enum HTMLText {
 
     /// `plainText` of the valid UTF-8 `html`, for text that is not a `String` yet: the result is
     /// the only string made.
-    static func plainText(_ html: UnsafeBufferPointer<UInt8>, links: Bool = true) -> String {
+    public static func plainText(_ html: UnsafeBufferPointer<UInt8>, links: Bool = true) -> String {
         guard html.contains(where: { $0 == Byte.lessThan || $0 == Byte.ampersand }) else {
             return String(trimmingWhitespace: html)
         }

@@ -1,8 +1,8 @@
 /// Windows-1252, the encoding that bytes in undeclared or mislabelled feeds almost always are.
 /// It is Latin-1 but for 0x80–0x9F, where it has punctuation (curly quotes, dashes, €, ™).
-enum Windows1252 {
+public enum Windows1252 {
     /// The character `byte` stands for, or nil for the five bytes the encoding leaves undefined.
-    static func scalar(_ byte: UInt8) -> Unicode.Scalar? {
+    public static func scalar(_ byte: UInt8) -> Unicode.Scalar? {
         guard (0x80...0x9F).contains(byte) else { return Unicode.Scalar(byte) }
         return punctuation[Int(byte - 0x80)]
     }

@@ -1,3 +1,5 @@
+import PodcastPlatform
+
 /// How podcast talks HTTP: identity, patience and limits shared by API, feed and media requests.
 public struct HTTPSettings: Sendable, Equatable {
     /// Sent as `User-Agent`.

@@ -2,13 +2,14 @@ import CFileSystem
 import Glibc
 
 /// Reading and atomically replacing files, retrying EINTR, errors naming the call and the path.
+/// The calls that can fail for want of space or by a signal go through `calls` (FileSystemCalls).
 public enum FileIO {
     /// Reads the file at `path` in pieces of `pieceSize` bytes, handing each to `body` until the
     /// end or until `body` returns false.
     public static func read(
         _ path: String, pieceSize: Int = 64 * 1024, _ body: (UnsafeRawBufferPointer) -> Bool
     ) throws(SystemError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         try read(descriptor: descriptor, path: path, pieceSize: pieceSize, body)
@@ -21,8 +22,9 @@ public enum FileIO {
     ) throws(SystemError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
         defer { buffer.deallocate() }
+        let calls = Self.calls
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, pieceSize)
+            let count = calls.read(descriptor, buffer.baseAddress, pieceSize)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .last("read", path: path)
@@ -55,7 +57,8 @@ public enum FileIO {
             self.changed = changed
         }
 
-        init(_ info: stat) {
+        /// The stamp of what `info` (from stat(2) or lstat(2)) describes.
+        public init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
@@ -87,15 +90,16 @@ public enum FileIO {
 
     /// Flushes the data of the file (or directory) at `path` to disk.
     public static func syncData(_ path: String) throws(SystemError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let calls = Self.calls
+        let descriptor = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
-        guard fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
+        guard calls.fdatasync(descriptor) == 0 else { throw .last("fdatasync", path: path) }
     }
 
     /// Starts writing `range` of the file at `path` to disk, without waiting.
     public static func startWriteback(_ path: String, of range: Range<Int64>) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        let descriptor = calls.open(path, O_WRONLY | O_CLOEXEC, 0)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         guard podcast_start_writeback(descriptor, range.lowerBound, Int64(range.count)) == 0 else {
@@ -107,7 +111,7 @@ public enum FileIO {
     /// nothing changes. Where the file system cannot rename that way, a hard link and an unlink
     /// do the same in two steps.
     public static func moveWithoutReplacing(_ source: String, to destination: String) throws(SystemError) -> Bool {
-        if podcast_rename_noreplace(source, destination) == 0 { return true }
+        if calls.renameWithoutReplacing(source, destination) == 0 { return true }
         if errno == EEXIST { return false }
         guard errno == EINVAL || errno == ENOSYS else { throw .last("rename", path: destination) }
         if link(source, destination) != 0 {
@@ -140,7 +144,7 @@ public enum FileIO {
     /// Writes a new file at `path` (replacing what a crash left there), mode 0644, from `pieces`.
     /// Never through a symbolic link someone put at that name (O_NOFOLLOW: the open fails).
     public static func writeNewFile(_ path: String, from pieces: [Piece]) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let descriptor = calls.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         for piece in pieces {
@@ -153,7 +157,7 @@ public enum FileIO {
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
     /// at `position` in the file when given.
-    static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
+    public static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
                 try write(raw, to: descriptor, at: position, path: path)
@@ -167,14 +171,15 @@ public enum FileIO {
 
     /// Writes all of `bytes` to `descriptor` (the file at `path`, for errors), at its position or
     /// at `position` in the file when given.
-    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, path: String) throws(SystemError) {
+        let calls = Self.calls
         var offset = 0
         while offset < bytes.count {
             let start = bytes.baseAddress.map { $0 + offset }
             let written = if let position {
-                pwrite(descriptor, start, bytes.count - offset, off_t(position) + off_t(offset))
+                calls.pwrite(descriptor, start, bytes.count - offset, off_t(position) + off_t(offset))
             } else {
-                Glibc.write(descriptor, start, bytes.count - offset)
+                calls.write(descriptor, start, bytes.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -185,7 +190,7 @@ public enum FileIO {
     }
 
     private static func copy(_ range: Range<Int64>, of source: String, to output: Int32, path: String) throws(SystemError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        let input = calls.open(source, O_RDONLY | O_CLOEXEC, 0)
         guard input >= 0 else { throw .last("open", path: source) }
         defer { close(input) }
         var offset = range.lowerBound
@@ -220,7 +225,7 @@ public enum FileIO {
 
     /// The bytes of `range` of the file at `path` (fewer when the file ends first).
     public static func bytes(of path: String, in range: Range<Int64>) throws(SystemError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = calls.open(path, O_RDONLY | O_CLOEXEC, 0)
         guard descriptor >= 0 else { throw .last("open", path: path) }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: Int(range.count))
@@ -269,6 +274,8 @@ public final class AtomicFileWriter {
     public let destination: String
     private let temporary: String
     private var descriptor: Int32
+    /// The calls the writer makes: `FileIO.calls` as they were when it started.
+    private let calls: FileSystemCalls
     /// The first write error, if any; `commit` reports it.
     private var failure: SystemError?
 
@@ -276,7 +283,9 @@ public final class AtomicFileWriter {
     public init(destination: String) throws(SystemError) {
         self.destination = destination
         temporary = destination + ".partial-\(getpid())"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let calls = FileIO.calls
+        self.calls = calls
+        descriptor = calls.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .last("open", path: temporary) }
     }
 
@@ -293,7 +302,7 @@ public final class AtomicFileWriter {
         guard failure == nil, var start = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            let written = Glibc.write(descriptor, start, remaining)
+            let written = calls.write(descriptor, start, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
                 failure = .last("write", path: temporary)
@@ -319,7 +328,7 @@ public final class AtomicFileWriter {
             throw .last("close", path: temporary)
         }
         // Ownership: an AtomicFileWriter only writes podcast's own files in its home (headers, the worker's pid, batch results, the feed cache), never the Episodes directory.
-        guard rename(temporary, destination) == 0 else {
+        guard calls.rename(temporary, destination) == 0 else {
             unlink(temporary)
             throw .last("rename", path: destination)
         }

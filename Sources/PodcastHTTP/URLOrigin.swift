@@ -1,6 +1,6 @@
 /// The scheme, host and port of an http(s) URL: which server a request goes to. Headers a user
 /// gave for one server, and the choice of whether a redirect is a downgrade, are decided by it.
-struct URLOrigin: Hashable, Sendable {
+public struct URLOrigin: Hashable, Sendable {
     /// `http` or `https`, lower-cased.
     let scheme: String
     /// The host, lower-cased, without brackets for an IPv6 address.
@@ -9,7 +9,7 @@ struct URLOrigin: Hashable, Sendable {
     let port: Int
 
     /// The origin of `url`, or nil when it is not an absolute http(s) URL with a host.
-    init?(_ url: String) {
+    public init?(_ url: String) {
         guard let schemeEnd = url.firstRange(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }

@@ -4,8 +4,9 @@ import CCurl
 ///
 /// Not Sendable: libcurl forbids using a handle from two threads at once, so the thread that
 /// created it owns it until it is freed.
-final class CurlEasy {
-    let handle: UnsafeMutableRawPointer
+public final class CurlEasy {
+    /// The libcurl easy handle, for the multi handle that drives it.
+    public let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let settings: HTTPSettings
@@ -14,13 +15,13 @@ final class CurlEasy {
     /// Where the request began: the user's headers without hosts go to this server only.
     private let chainStart: String
     /// The URL now asked for: `chainStart`, or where the redirects followed so far led.
-    private(set) var url: String
+    public private(set) var url: String
     /// Redirects followed so far.
-    private(set) var redirectCount = 0
+    public private(set) var redirectCount = 0
     /// Where the redirects followed so far have moved the resource for good: the target of the
     /// last of the permanent redirects (301, 308) the chain starts with; nil when it starts with
     /// none. A feed's new address.
-    private(set) var permanentTarget: String?
+    public private(set) var permanentTarget: String?
     private var onlyPermanentSoFar = true
 
     /// A handle with the defaults podcast uses on every transfer, or nil if libcurl is out of memory
@@ -29,7 +30,7 @@ final class CurlEasy {
     /// Redirects are not followed by libcurl: the caller asks `followRedirect()` after each answer.
     /// With `settings.cookies`, cookies are kept for the handle's redirect hops, and in `jar`
     /// (when given) for every handle that shares it.
-    init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "", jar: CookieJar? = nil) {
+    public init?(url: String, settings: HTTPSettings, requestHeaders: [String] = [], acceptEncoding: String = "", jar: CookieJar? = nil) {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.settings = settings
@@ -82,7 +83,7 @@ final class CurlEasy {
     /// What follows the answer just received: `.none` when it is no redirect (it is the answer),
     /// `.follow` when the handle now points at the redirect's target (run it again), or the error
     /// that refuses the redirect (`RedirectRule`).
-    func followRedirect() -> RedirectStep {
+    public func followRedirect() -> RedirectStep {
         traceAnswer()
         guard RedirectRule.followedStatuses.contains(responseCode), let target = redirectURL else { return .none }
         if let refusal = RedirectRule.refusal(from: url, to: target, followed: redirectCount, settings: settings) {
@@ -97,7 +98,7 @@ final class CurlEasy {
     }
 
     /// Records the last answer for `--verbose`: its status, the URL and, for a redirect, where it leads.
-    func traceAnswer() {
+    public func traceAnswer() {
         HTTPTrace.note(
             "\(responseCode) from \(url)"
                 + (answerIsRedirect ? " → \(redirectURL ?? "")" : "")
@@ -105,7 +106,7 @@ final class CurlEasy {
     }
 
     /// What `followRedirect()` did.
-    enum RedirectStep: Equatable {
+    public enum RedirectStep: Equatable {
         case none
         case follow
         case refused(HTTPError)
@@ -113,7 +114,7 @@ final class CurlEasy {
 
     /// True while the last answer is a redirect this handle would follow: its body is the server's
     /// note about the move, never part of what was asked for.
-    var answerIsRedirect: Bool {
+    public var answerIsRedirect: Bool {
         RedirectRule.followedStatuses.contains(responseCode) && redirectURL != nil
     }
 
@@ -138,13 +139,15 @@ final class CurlEasy {
         errorBuffer.deallocate()
     }
 
+    /// Sets a long option.
     @discardableResult
-    func set(_ option: CURLoption, _ value: Int) -> CURLcode {
+    public func set(_ option: CURLoption, _ value: Int) -> CURLcode {
         podcast_curl_easy_setopt_long(handle, option, value)
     }
 
+    /// Sets a string option (libcurl copies it).
     @discardableResult
-    func set(_ option: CURLoption, _ value: String) -> CURLcode {
+    public func set(_ option: CURLoption, _ value: String) -> CURLcode {
         podcast_curl_easy_setopt_string(handle, option, value)
     }
 
@@ -153,7 +156,8 @@ final class CurlEasy {
         podcast_curl_easy_setopt_pointer(handle, option, value)
     }
 
-    func setWriteFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
+    /// Hands the body to `callback` with `userdata`, on the thread that drives the handle.
+    public func setWriteFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
         _ = podcast_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, callback)
         set(CURLOPT_WRITEDATA, userdata)
     }
@@ -164,26 +168,26 @@ final class CurlEasy {
     }
 
     /// libcurl's detail text for the last failure, or "" when it gave none.
-    var errorMessage: String {
+    public var errorMessage: String {
         String(cString: errorBuffer)
     }
 
     /// The status of the last response in the redirect chain (0 when there was none).
-    var responseCode: Int {
+    public var responseCode: Int {
         var code = 0
         _ = podcast_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
     }
 
     /// The Content-Length of the last response, or nil when it had none.
-    var contentLength: Int64? {
+    public var contentLength: Int64? {
         var length = -1
         _ = podcast_curl_easy_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         return length >= 0 ? Int64(length) : nil
     }
 
     /// The Content-Type of the last response, if it had one.
-    var contentType: String? {
+    public var contentType: String? {
         var pointer: UnsafeMutablePointer<CChar>?
         guard podcast_curl_easy_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &pointer) == CURLE_OK,
             let pointer
@@ -193,7 +197,7 @@ final class CurlEasy {
 
     /// Seconds from the last response's `Retry-After`, or nil when absent. libcurl can report
     /// a negative value for a date in the past; that means "now".
-    var retryAfter: Int? {
+    public var retryAfter: Int? {
         var seconds = 0
         guard podcast_curl_easy_getinfo_off_t(handle, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK,
             header("retry-after") != nil
@@ -202,7 +206,7 @@ final class CurlEasy {
     }
 
     /// The value of header `name` in the last answer.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
         guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
             let found, let value = found.pointee.value

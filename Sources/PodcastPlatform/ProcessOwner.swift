@@ -1,4 +1,5 @@
 import Glibc
+import PodcastText
 
 /// A process that can own a download record: its pid, the boot it runs in and its start time, so
 /// a pid reused after a reboot or by a later process is not mistaken for the old owner.

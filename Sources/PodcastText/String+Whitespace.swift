@@ -24,12 +24,12 @@ extension String {
     /// The UTF-8 `bytes` without leading and trailing white space: what
     /// `String(decoding: bytes, as: UTF8.self).trimmingWhitespace()` returns, without making the
     /// untrimmed string first.
-    init(trimmingWhitespace bytes: UnsafeBufferPointer<UInt8>) {
+    public init(trimmingWhitespace bytes: UnsafeBufferPointer<UInt8>) {
         self = String(decoding: UnsafeBufferPointer(rebasing: bytes[Self.nonWhitespaceRange(bytes)]), as: UTF8.self)
     }
 
     /// Whether the valid UTF-8 `bytes` are empty or only white space.
-    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         nonWhitespaceRange(bytes).isEmpty
     }
 

@@ -1,20 +1,20 @@
 /// An absolute URL cut into its scheme, authority, path, query and fragment (RFC 3986 §3), as
 /// text, nothing decoded: what comparing two addresses of the same thing needs, where a
 /// difference in the case of the host or an explicit default port names no other resource.
-struct URLParts: Equatable, Sendable {
+public struct URLParts: Equatable, Sendable {
     /// The scheme, lower-cased.
-    var scheme: String
+    public var scheme: String
     /// `user:password@host:port`, the host lower-cased, a default port (80, 443) dropped.
     var authority: String
     /// From the first `/` after the authority (may be empty).
-    var path: String
+    public var path: String
     /// What follows `?`, without it; nil when there is no `?`.
-    var query: String?
+    public var query: String?
     /// What follows `#`, without it; nil when there is no `#`.
-    var fragment: String?
+    public var fragment: String?
 
     /// The parts of `url`, or nil when it has no `scheme://`.
-    init?(_ url: String) {
+    public init?(_ url: String) {
         guard let schemeEnd = url.firstRange(of: "://"), !url[..<schemeEnd.lowerBound].isEmpty else { return nil }
         scheme = url[..<schemeEnd.lowerBound].lowercased()
         var rest = url[schemeEnd.upperBound...]
@@ -32,12 +32,12 @@ struct URLParts: Equatable, Sendable {
     }
 
     /// The host (and port) of `authority`, without the credentials.
-    var host: Substring {
+    public var host: Substring {
         authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority[...]
     }
 
     /// The URL these parts make.
-    var url: String {
+    public var url: String {
         scheme + "://" + authority + path + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
     }
 

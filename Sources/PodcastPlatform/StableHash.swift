@@ -1,8 +1,8 @@
 /// FNV-1a: a hash that is the same in every run and on every machine (Swift's `Hasher` is not),
 /// for file names derived from URLs and identities.
-enum StableHash {
+public enum StableHash {
     /// 16 hexadecimal digits for `text`.
-    static func hex(_ text: String) -> String {
+    public static func hex(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

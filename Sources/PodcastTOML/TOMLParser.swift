@@ -3,7 +3,7 @@
 /// One pass over the UTF-8 bytes, so the time is linear in the size of the document; arrays,
 /// inline tables and tables may nest at most `maximumDepth` deep, so a hostile file cannot
 /// exhaust the stack. The first error ends the reading.
-struct TOMLParser {
+public struct TOMLParser {
     /// How deep arrays and tables may nest: far beyond any configuration, far below the stack.
     static let maximumDepth = 128
 
@@ -19,7 +19,7 @@ struct TOMLParser {
     }
 
     /// The document in `text`.
-    static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
+    public static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
         try parse(Array(text.utf8))
     }
 
