@@ -249,8 +249,12 @@ public enum FileIO {
         guard let directory = opendir(path) else { throw .last("opendir", path: path) }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read where it lies: copying the entry (`entry.pointee`) reads a whole
+        // `dirent`, past the end of a short entry glibc allocated for a short name.
+        // A stored field of a C struct: its offset is always known.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -114,6 +114,14 @@ struct EpisodesRendering {
     }
 
     /// `1:02:05` or `45:07`.
+    /// The time `bytes` more take at `speed` bytes a second, as a clock; nil when it cannot be
+    /// told (no speed) or is past any sense (over 99 hours: a speed of a few bytes a second).
+    static func timeLeft(bytes: Int64, speed: Double) -> String? {
+        let seconds = Double(bytes) / speed
+        guard speed > 0, seconds.isFinite, seconds < 99 * 3600 else { return nil }
+        return clock(Int(seconds))
+    }
+
     static func clock(_ seconds: Int) -> String {
         let hours = seconds / 3600
         let minutes = seconds / 60 % 60

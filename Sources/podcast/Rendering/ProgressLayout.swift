@@ -59,8 +59,8 @@ struct ProgressLayout {
         } else if let stalled = row.stalled(now: now) {
             state = "stalled " + ProgressDisplay.seconds(stalled)
             speedText = ""
-        } else if let speed, speed > 0, let total = row.total, total > row.bytes {
-            state = "ETA " + EpisodesRendering.clock(Int(Double(total - row.bytes) / speed))
+        } else if let speed, let total = row.total, total > row.bytes, let left = EpisodesRendering.timeLeft(bytes: total - row.bytes, speed: speed) {
+            state = "ETA " + left
         } else {
             state = ""
         }

@@ -119,7 +119,7 @@ struct StatusRendering {
             let size = total.map { "\(ByteCount.text(record.bytes)) of \(ByteCount.text($0))" } ?? ByteCount.text(record.bytes)
             let speed = Self.speed(of: entry)
             let eta = speed.flatMap { speed in
-                total.flatMap { $0 > record.bytes ? EpisodesRendering.clock(Int(Double($0 - record.bytes) / speed)) : nil }
+                total.flatMap { $0 > record.bytes ? EpisodesRendering.timeLeft(bytes: $0 - record.bytes, speed: speed) : nil }
             }
             var row = [number(of: record), entry.state.rawValue, percent, size, speed.map { "\(ByteCount.text(Int64($0)))/s" } ?? "", eta ?? ""]
             if datedFinished { row.append(entry.state == .downloaded ? UTCDate.minute(entry.updated) : "") }
