@@ -8,16 +8,21 @@ import PodcastText
 /// A value: the parser that reads the document holds it and lends it to libxml2's callbacks for
 /// each piece it parses (`XMLPushParser.parse(_:into:)`).
 struct FeedBuilder {
-    /// The root element's format once the first tag was seen; nil before, or for a non-feed.
-    private(set) var format: FeedFormat?
-    /// The root element when the document is not a feed (`html`, `opml`, …).
-    private(set) var rejectedRoot: String?
-    /// How many texts were cut at `maxTextBytes`.
-    private(set) var truncatedTexts = 0
-    /// True when the feed had more items than `maxItems` (the rest were not read).
-    private(set) var itemLimitReached = false
-    /// True once reading should stop (not a feed, or too many items); later events change nothing.
-    private(set) var stopped = false
+    /// What the document as a whole turned out to be, for the parser's result and warnings.
+    struct Findings {
+        /// The root element's format once the first tag was seen; nil before, or for a non-feed.
+        var format: FeedFormat?
+        /// The root element when the document is not a feed (`html`, `opml`, …).
+        var rejectedRoot: String?
+        /// How many texts were cut at `maxTextBytes`.
+        var truncatedTexts = 0
+        /// True when the feed had more items than `maxItems` (the rest were not read).
+        var itemLimitReached = false
+        /// True once reading should stop (not a feed, or too many items); later events change nothing.
+        var stopped = false
+    }
+
+    private(set) var findings = Findings()
 
     /// The most text kept for one element; descriptions beyond it are cut.
     static let maxTextBytes = 512 * 1024
@@ -71,14 +76,14 @@ struct FeedBuilder {
 
     /// A start tag; `spelling` is its local name as written; `attributes` is valid only during the call.
     mutating func didStartElement(_ name: XMLName, spelling: String, attributes: XMLAttributes) {
-        guard !stopped else { return }
+        guard !findings.stopped else { return }
         if stack.isEmpty {
             guard let format = FeedFormat(root: name) else {
-                rejectedRoot = spelling
-                stopped = true
+                findings.rejectedRoot = spelling
+                findings.stopped = true
                 return
             }
-            self.format = format
+            findings.format = format
             if let language = attributes.value("lang", in: .xml) { channel.language = language }
         }
         let parent = stack.last
@@ -103,7 +108,7 @@ struct FeedBuilder {
 
     /// The end tag of the innermost open element.
     mutating func didEndElement() {
-        guard !stopped, let name = stack.last else { return }
+        guard !findings.stopped, let name = stack.last else { return }
         if captureDepth == stack.count, let field = fields.last ?? nil {
             captureDepth = nil
             endField(field)
@@ -114,8 +119,8 @@ struct FeedBuilder {
             episodes.append(finished.episode(resolver: base))
             itemCount += 1
             if itemCount >= Self.maxItems {
-                itemLimitReached = true
-                stopped = true
+                findings.itemLimitReached = true
+                findings.stopped = true
             }
         }
         if bases.last?.depth == stack.count { bases.removeLast() }
@@ -125,10 +130,10 @@ struct FeedBuilder {
 
     /// Character data (text or CDATA), already decoded to UTF-8; valid only during the call.
     mutating func didReceiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !stopped, captureDepth != nil else { return }
+        guard !findings.stopped, captureDepth != nil else { return }
         let room = Self.maxTextBytes - text.count
         guard room > 0 else { return }
-        if bytes.count > room { truncatedTexts += 1 }
+        if bytes.count > room { findings.truncatedTexts += 1 }
         let kept = UnsafeBufferPointer(rebasing: bytes.prefix(room))
         // A character reference arrives alone, as one character (escaped HTML has dozens an item:
         // `&#60;p&#62;`). Its few bytes are appended one by one: setting up a bulk copy costs more.

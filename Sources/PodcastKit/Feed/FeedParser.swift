@@ -99,11 +99,11 @@ public final class FeedParser {
             feed(UnsafeRawBufferPointer(start: nil, count: 0), to: xml, final: true)
             xml.finish(into: &builder)
         }
-        if let root = builder.rejectedRoot {
+        if let root = builder.findings.rejectedRoot {
             throw FeedError(root.lowercased() == "html" ? .html : .notAFeed(root: root), source: source)
         }
         let problem = xml.firstProblem.map { XMLProblem(line: $0.line + skippedLines, column: $0.column, message: $0.message) }
-        guard builder.format != nil else {
+        guard builder.findings.format != nil else {
             throw FeedError(problem.map { .malformed(line: $0.line, column: $0.column, message: $0.message) } ?? .notXML, source: source)
         }
         var feed = builder.result()
@@ -123,10 +123,10 @@ public final class FeedParser {
         if xml.ignoredEntityDeclarations > 0 {
             warnings.append("feed \(source) declares \(xml.ignoredEntityDeclarations) XML entities; they were ignored for safety")
         }
-        if builder.truncatedTexts > 0 {
-            warnings.append("feed \(source): \(builder.truncatedTexts) texts longer than \(FeedBuilder.maxTextBytes / 1024) KiB were cut")
+        if builder.findings.truncatedTexts > 0 {
+            warnings.append("feed \(source): \(builder.findings.truncatedTexts) texts longer than \(FeedBuilder.maxTextBytes / 1024) KiB were cut")
         }
-        if builder.itemLimitReached {
+        if builder.findings.itemLimitReached {
             warnings.append("feed \(source) has more than \(FeedBuilder.maxItems) items; only the first \(FeedBuilder.maxItems) were read")
         }
         let duplicates = Self.orderNewestFirst(&feed.episodes)
@@ -184,7 +184,7 @@ public final class FeedParser {
     /// Stops parsing once the builder asked for it (the document is not a feed, or the item
     /// limit was reached).
     private func stopIfRequested() {
-        guard case .parsing(let xml) = state, builder.stopped else { return }
+        guard case .parsing(let xml) = state, builder.findings.stopped else { return }
         xml.stop()
         state = .stopped(xml)
     }

@@ -103,17 +103,28 @@ struct FeedRefresh {
         }
     }
 
+    /// What the refresh was asked to do, fixed at its start.
+    struct Asked {
+        /// The subscription it is for (0 for a feed no subscription asked for).
+        var subscription: Int
+        /// Where the subscription says the feed lives.
+        var requested: String
+        /// What its last recorded fetch was answered with.
+        var last: LastAnswer
+        /// Every address a subscription has, by `FeedAddress.normalized`: where this one may not
+        /// move unless the owner is itself.
+        var owners: [String: Owner]
+        /// True when the episodes are wanted even if the feed has not changed (a listing).
+        var listsUnchanged: Bool
+    }
+
+    let asked: Asked
     /// The subscription it is for (0 for a feed no subscription asked for).
-    let subscription: Int
-    /// True when the episodes are wanted even if the feed has not changed (a listing).
-    let listsUnchanged: Bool
+    var subscription: Int { asked.subscription }
     /// Where the subscription says the feed lives.
-    let requested: String
+    var requested: String { asked.requested }
     /// What its last recorded fetch was answered with.
-    let last: LastAnswer
-    /// Every address a subscription has, by `FeedAddress.normalized`: where this one may not move unless
-    /// the owner is itself.
-    let owners: [String: Owner]
+    var last: LastAnswer { asked.last }
     /// Where the feed lives now (the requested address, or where it moved).
     private(set) var address: String
     /// How it moved on the way.
@@ -155,11 +166,7 @@ struct FeedRefresh {
     /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered
     /// with `last`; `owners` are the subscriptions' addresses, by `FeedAddress.normalized`.
     init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:], listsUnchanged: Bool = false) {
-        self.subscription = subscription
-        self.listsUnchanged = listsUnchanged
-        requested = url
-        self.last = last
-        self.owners = owners
+        asked = Asked(subscription: subscription, requested: url, last: last, owners: owners, listsUnchanged: listsUnchanged)
         address = url
         documentURL = url
         visited = [url]
@@ -195,11 +202,11 @@ struct FeedRefresh {
         if answer.status == 304 {
             // The cached answer is the document now: a listing reads it (`parse` of a 304).
             notModified = true
-            return listsUnchanged ? .parse(url: address) : .end(.unchanged)
+            return asked.listsUnchanged ? .parse(url: address) : .end(.unchanged)
         }
         digest = answer.digest
         // A server that ignores validators sends the same bytes again: they were read last time.
-        if !followedNewFeedURL, !listsUnchanged, let digest, digest == last.digest { return .end(.unchanged) }
+        if !followedNewFeedURL, !asked.listsUnchanged, let digest, digest == last.digest { return .end(.unchanged) }
         return .parse(url: address)
     }
 
@@ -245,7 +252,7 @@ struct FeedRefresh {
 
     /// The last request failed.
     mutating func failed(_ error: FeedError) -> Action {
-        if result == nil, ownDocument == nil, case .http(let http) = error.kind, http.kind == .status(410), !listsUnchanged {
+        if result == nil, ownDocument == nil, case .http(let http) = error.kind, http.kind == .status(410), !asked.listsUnchanged {
             return .end(.gone)
         }
         return unreadable(error)
@@ -278,7 +285,7 @@ struct FeedRefresh {
 
     /// The subscription other than this one that has `url` (current or earlier address), if any.
     private func otherOwner(of url: String) -> Owner? {
-        guard let owner = owners[FeedAddress.normalized(url)], owner.subscription != subscription else { return nil }
+        guard let owner = asked.owners[FeedAddress.normalized(url)], owner.subscription != subscription else { return nil }
         return owner
     }
 
