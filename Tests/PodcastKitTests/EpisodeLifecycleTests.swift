@@ -104,6 +104,21 @@ import Testing
         #expect(download.phase == .ended)
     }
 
+    @Test func aStopAskedWhileTheFileIsPreparedIsCarriedOutWhenItFailsTheFeedsDigest() {
+        var paused = completed()
+        #expect(paused.stopAsked(.pause) == [])
+        #expect(paused.prepared(.mismatched(check: "sha256"), batchStop: nil).suffix(2) == [
+            .discardPartial, .end(.paused(because: "paused", bytes: 0)),
+        ], "paused instead of fetched again")
+        var cancelled = completed()
+        _ = cancelled.stopAsked(.cancel)
+        #expect(cancelled.prepared(.mismatched(check: "sha256"), batchStop: nil).last == .end(.cancelled))
+        var placed = completed()
+        _ = placed.stopAsked(.pause)
+        #expect(placed.prepared(.ready(file, untagged: nil), batchStop: nil) == [], "a good file is placed all the same")
+        #expect(placed.phase == .finishing(done, file))
+    }
+
     @Test func aCompleteFileIsPastStoppingAndAPreparationOutOfTurnIsIgnored() {
         var download = completed()
         #expect(download.stopAsked(.cancel) == [])

@@ -84,11 +84,14 @@ final class CompanionFiles {
             folder: folder, stem: "cover", fileExtension: nil))
     }
 
+    /// Starts `fetch` on the engine; not once the batch stopped (no engine), when the next
+    /// download of the episode fetches what it lacks.
     private func start(_ fetch: CompanionFetch) {
+        guard let engine else { return }
         let id = Self.firstID + started
         started += 1
         fetches[id] = fetch
-        engine?.start(fetch.request(id: id, resume: nil, notBefore: nil))
+        engine.start(fetch.request(id: id, resume: nil, notBefore: nil))
     }
 
     /// Writes `<name>.info.json` beside the media file.
@@ -138,7 +141,8 @@ final class CompanionFiles {
             }
         case .failed(let failure):
             guard var fetch = fetches[failure.id] else { return }
-            switch fetch.retry(after: failure, batchStopped: batchStopped, scheduler: &scheduler) {
+            // Without an engine (the batch stopped) there is no next attempt: it is dropped silently.
+            switch fetch.retry(after: failure, batchStopped: batchStopped || engine == nil, scheduler: &scheduler) {
             case .attempt(let point, let notBefore):
                 fetches[failure.id] = fetch
                 engine?.start(fetch.request(id: failure.id, resume: point, notBefore: notBefore))

@@ -57,11 +57,13 @@ extension DownloadBatch {
                     var placedFile = file
                     placedFile.stamp = FileIO.stamp(ofName: path)
                     active[done.id]?.placed(at: path, file: placedFile)
+                    // Counted as placed before its record is written: a failed write leaves a file
+                    // in place, which the rollback's handling below records again or reports.
+                    placed.append((done, path, replaced?.path == path ? nil : replaced))
                     if let record = active[done.id]?.record {
                         try store.saveDownloaded(record)
                         try store.forgetPlacements([record.key])
                     }
-                    placed.append((done, path, replaced?.path == path ? nil : replaced))
                 }
             }
             recorded = Set(placed.map(\.done.id))

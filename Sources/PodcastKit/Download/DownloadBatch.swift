@@ -105,7 +105,7 @@ public final class DownloadBatch {
             admitEpisodes(report: report)
             if active.isEmpty && !roster.hasUnclaimed && companions.isEmpty && feeder?.isFinished ?? true { break }
             // While items wait to be claimed, events are taken without waiting for them.
-            let wakeBy = roster.hasUnclaimed ? .now : chores.wakeBy(refilling: refill != nil)
+            let wakeBy = roster.hasUnclaimed ? .now : chores.wakeBy(refilling: refill != nil && stop == nil)
             for event in queue.drain(until: wakeBy) { handle(event, report: report) }
             finishReadyFiles(report: report)
         }
@@ -144,10 +144,10 @@ public final class DownloadBatch {
             if case .finishing? = active[id]?.phase { chores.fileReady() }
         case .transfer(.progress(let all)):
             if let feeder, case let feeds = all.filter({ FeedRound.owns($0.id) }), !feeds.isEmpty { feeder.handle(.progress(feeds)) }
+            pollStopRequests(report: report)
             let snapshot = all.filter { !FeedRound.owns($0.id) && !CompanionFiles.owns($0.id) }
             guard !snapshot.isEmpty else { return }
             checkpoint(snapshot, report: report)
-            pollStopRequests(report: report)
             report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
         case .transfer(let transferEvent):
             guard let id = transferEvent.requestID else { return }
@@ -255,6 +255,8 @@ public final class DownloadBatch {
         stop = reason
         feeder?.stop()
         engine?.shutdown()
+        // The engine takes no more requests: companion files are left to the next download.
+        companions.engine = nil
     }
 
     /// Records `result` as episode `id`'s end.

@@ -191,11 +191,19 @@ extension EpisodeDownload {
 
     /// `podcast pause` or `podcast cancel` asked to stop it while its transfer runs or waits: the
     /// transfer is stopped, and the request carried out when it comes back. A complete file is
-    /// past stopping: it is placed.
+    /// past stopping: it is placed, unless it fails the feed's digest, when the request is carried
+    /// out instead of fetching it again.
     mutating func stopAsked(_ request: StopRequest) -> [Action] {
-        guard phase.holdsTransferSlot || phase.isWaitingToRetry else { return [] }
-        stopRequest = request
-        return [.cancelTransfer]
+        switch phase {
+        case .queued, .transferring, .waitingToRetry:
+            stopRequest = request
+            return [.cancelTransfer]
+        case .preparing:
+            stopRequest = request
+            return []
+        case .finishing, .ended:
+            return []
+        }
     }
 
     /// A stop asked before its transfer started: carried out at once.
@@ -285,6 +293,10 @@ extension EpisodeDownload {
         }
         refetchedForIntegrity = true
         let warning = Action.report(.warning(item, "the file does not match the feed's \(check) digest: fetching it again"))
+        if let request = stopRequest {
+            stopRequest = nil
+            return [warning, .discardPartial] + end(request == .pause ? .paused(because: "paused", bytes: 0) : .cancelled)
+        }
         if let batchStop { return [warning, .discardPartial] + end(.paused(because: batchStop.reason, bytes: 0)) }
         return [warning, .discardPartial] + attempt(resume: nil, notBefore: nil)
     }
