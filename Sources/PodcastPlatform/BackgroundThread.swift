@@ -7,8 +7,8 @@ import Synchronization
 
 /// Work started on a thread of its own, to run beside the caller's (a machine has more than one
 /// core); `wait` returns its result. Meant for work that owns everything it touches, such as a
-/// downloaded file's digest, taken while the network reads (`FileDigester`): the work is
-/// `@Sendable` and its result is handed back by value.
+/// downloaded file's check, tags and digest, taken while the network reads (`FilePreparer`): the
+/// work is `@Sendable` and its result is handed back by value.
 /// Not Sendable: the thread that starts the work waits for it.
 public final class BackgroundThread<Success: Sendable, Failure: Error> {
     private let outcome: Outcome

@@ -95,9 +95,8 @@ struct TagCommandTests {
         try await Self.expectOneTaggedMP3(titled: "Tone", servedAs: media, in: podcast)
     }
 
-    /// A feed's `podcast:integrity` digest is checked on the bytes as served, then the tags go in
-    /// (planned by the batch, not the digester, which could not tag before the check): the
-    /// digest recorded is the tagged file's, and verify finds it intact.
+    /// A feed's `podcast:integrity` digest is checked on the bytes as served, then the tags go in:
+    /// the digest recorded is the tagged file's, and verify finds it intact.
     @Test func anMP3CheckedAgainstTheFeedsDigestIsTaggedAfterTheCheck() async throws {
         let server = try LoopbackServer()
         let media = try await LibraryScenario.media(codec: "libmp3lame", fileExtension: "mp3")
