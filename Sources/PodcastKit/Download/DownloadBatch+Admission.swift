@@ -146,7 +146,7 @@ extension DownloadBatch {
     private func adoptPlaced(
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, filing: EpisodeFiling, report: (DownloadUpdate) -> Void
     ) throws -> Bool {
-        guard let placement = try store.placement(of: item.key) else { return false }
+        guard let placement = try store.placements.recorded(for: item.key) else { return false }
         // Forgotten once the file is recorded or none is found; kept when recording it failed,
         // so the next run can still.
         let names = (1...Self.namesTried).lazy.map { attempt in filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")) }
@@ -192,7 +192,7 @@ extension DownloadBatch {
 
     private func forgetPlacement(of item: DownloadItem, report: (DownloadUpdate) -> Void) {
         do {
-            try store.forgetPlacements([item.key])
+            try store.placements.forget([item.key])
         } catch {
             report(.warning(item, "could not forget its placement (\(error)); the next run looks again"))
         }

@@ -23,7 +23,7 @@ extension DownloadBatch {
     /// Moves ready files to their final names, together: their data synced, then one transaction
     /// places every file and records it with its size and SHA-256, then each folder is synced once
     /// (no syncs on a file system in memory). Which file each is was recorded before
-    /// (`recordPlacements`): a crash between placing and recording leaves a file the next run
+    /// (`placements.record`): a crash between placing and recording leaves a file the next run
     /// knows as its own by that (`adoptPlaced`). A tagged copy goes into place instead of the
     /// partial file, which is removed only once that is recorded: until then the partial file is
     /// the one its record describes. Then the file a re-fetched episode had under another name
@@ -59,7 +59,7 @@ extension DownloadBatch {
                     active[done.id]?.placed(at: path, file: placedFile)
                     if let record = active[done.id]?.record {
                         try store.saveDownloaded(record)
-                        try store.forgetPlacements([record.key])
+                        try store.placements.forget([record.key])
                     }
                     placed.append((done, path, replaced?.path == path ? nil : replaced))
                 }
@@ -72,7 +72,7 @@ extension DownloadBatch {
                 guard let problem = save(download.record) else {
                     recorded.insert(done.id)
                     do {
-                        try store.forgetPlacements([download.item.key])
+                        try store.placements.forget([download.item.key])
                     } catch {
                         report(.warning(download.item, "recorded as \(path), but its placement was not forgotten (\(error)); the next run forgets it"))
                     }
@@ -122,7 +122,7 @@ extension DownloadBatch {
             return Placement(key: key, device: stamp.device, inode: stamp.inode, bytes: file.bytes, sha256: file.sha256)
         }
         do {
-            try store.recordPlacements(placements)
+            try store.placements.record(placements)
         } catch {
             for (done, _) in placing {
                 perform(active[done.id]?.placingFailed("\(error)"), for: done.id, report: report)

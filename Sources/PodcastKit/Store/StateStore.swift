@@ -240,5 +240,12 @@ public final class StateStore {
     }
 }
 
+// MARK: The tables, each a type of its own holding the store
+
+extension StateStore {
+    /// The placements table: finished files on their way to their names.
+    var placements: Placements { Placements(store: self) }
+}
+
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
 extension StateStore: Sendable {}
