@@ -245,6 +245,9 @@ public final class StateStore {
 extension StateStore {
     /// The placements table: finished files on their way to their names.
     var placements: Placements { Placements(store: self) }
+
+    /// Every address of every subscription, current and earlier.
+    var subscriptionAddresses: SubscriptionAddresses { SubscriptionAddresses(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
