@@ -88,16 +88,16 @@ import Testing
         running.owner = Self.otherLiveOwner
         try store.saveDownload(running)
 
-        let outcome = try store.requestStop(.pause, of: nil)
+        let outcome = try store.stopRequests.request(.pause, of: nil)
         #expect(outcome.asked.map(\.identity) == ["ep-1"])
         #expect(outcome.stopped.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.state == .paused)
-        #expect(try store.takeStopRequests(for: .current).isEmpty)
-        let taken = try store.takeStopRequests(for: Self.otherLiveOwner)
+        #expect(try store.stopRequests.take(for: .current).isEmpty)
+        let taken = try store.stopRequests.take(for: Self.otherLiveOwner)
         #expect(taken.map(\.identity) == ["ep-1"] && taken.first?.request == .pause)
-        #expect(try store.pendingStopRequests().isEmpty)
+        #expect(try store.stopRequests.pending().isEmpty)
 
-        let cancelled = try store.requestStop(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
+        let cancelled = try store.stopRequests.request(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
         #expect(cancelled.stopped.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")) == nil)
     }

@@ -263,7 +263,7 @@ extension DownloadBatch {
         guard !roster.hasUnclaimed, chores.stopRequestPollDue() else { return }
         let requests: [AddressedStopRequest]
         do {
-            requests = try store.takeStopRequests(for: .current)
+            requests = try store.stopRequests.take(for: .current)
         } catch {
             // Nothing was taken: the requests stay in the store and are read at the next poll.
             return

@@ -248,6 +248,9 @@ extension StateStore {
 
     /// Every address of every subscription, current and earlier.
     var subscriptionAddresses: SubscriptionAddresses { SubscriptionAddresses(store: self) }
+
+    /// The stop requests `pause` and `cancel` address to the processes running downloads.
+    public var stopRequests: StopRequests { StopRequests(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
