@@ -38,9 +38,9 @@ import Testing
                 skippedOtherKinds: 7
             )
 
-            try store.replaceLastSearch(outcome)
+            try store.lastSearch.replace(with: outcome)
 
-            #expect(try store.lastSearch() == outcome)
+            #expect(try store.lastSearch.load() == outcome)
         }
     }
 
@@ -48,8 +48,8 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
 
-            #expect(try store.lastSearch() == nil)
-            #expect(try store.searchResult(number: 1) == nil)
+            #expect(try store.lastSearch.load() == nil)
+            #expect(try store.lastSearch.result(number: 1) == nil)
             #expect(try store.currentListing() == nil)
         }
     }
@@ -57,23 +57,23 @@ import Testing
     @Test func searchResultIsFoundByNumber() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
-            try store.replaceLastSearch(sampleSearch(term: "news", count: 3))
+            try store.lastSearch.replace(with: sampleSearch(term: "news", count: 3))
 
-            #expect(try store.searchResult(number: 2)?.name == "news 2")
-            #expect(try store.searchResult(number: 4) == nil)
+            #expect(try store.lastSearch.result(number: 2)?.name == "news 2")
+            #expect(try store.lastSearch.result(number: 4) == nil)
         }
     }
 
     @Test func replacingSearchRemovesOldResults() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
-            try store.replaceLastSearch(sampleSearch(term: "first", count: 5))
+            try store.lastSearch.replace(with: sampleSearch(term: "first", count: 5))
 
             let second = sampleSearch(term: "second", count: 2)
-            try store.replaceLastSearch(second)
+            try store.lastSearch.replace(with: second)
 
-            #expect(try store.lastSearch() == second)
-            #expect(try store.searchResult(number: 3) == nil)
+            #expect(try store.lastSearch.load() == second)
+            #expect(try store.lastSearch.result(number: 3) == nil)
             #expect(try rowCount("search_results", in: store) == 2)
         }
     }
@@ -140,13 +140,13 @@ import Testing
         try withTemporaryDirectory { directory in
             let path = directory + "/state.sqlite"
             let search = sampleSearch(term: "kept", count: 2)
-            try StateStore(path: path).replaceLastSearch(search)
+            try StateStore(path: path).lastSearch.replace(with: search)
 
             let reopened = try StateStore(path: path)
             try reopened.migrate()
 
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
-            #expect(try reopened.lastSearch() == search)
+            #expect(try reopened.lastSearch.load() == search)
         }
     }
 
@@ -273,17 +273,17 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
             let kept = sampleSearch(term: "kept", count: 3)
-            try store.replaceLastSearch(kept)
+            try store.lastSearch.replace(with: kept)
 
             #expect(throws: Abandoned.self) {
                 try store.transaction {
-                    try store.replaceLastSearch(sampleSearch(term: "discarded", count: 1))
+                    try store.lastSearch.replace(with: sampleSearch(term: "discarded", count: 1))
                     try store.replaceListing(Listing(source: .previews(term: "discarded"), items: []))
                     throw Abandoned()
                 }
             }
 
-            #expect(try store.lastSearch() == kept)
+            #expect(try store.lastSearch.load() == kept)
             #expect(try store.currentListing() == nil)
         }
     }
@@ -295,13 +295,13 @@ import Testing
             let listing = Listing(source: .previews(term: "together"), items: [])
 
             let value = try store.transaction {
-                try store.replaceLastSearch(search)
+                try store.lastSearch.replace(with: search)
                 try store.replaceListing(listing)
                 return 42
             }
 
             #expect(value == 42)
-            #expect(try store.lastSearch() == search)
+            #expect(try store.lastSearch.load() == search)
             #expect(try store.currentListing() == listing)
         }
     }

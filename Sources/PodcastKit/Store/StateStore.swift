@@ -251,6 +251,9 @@ extension StateStore {
 
     /// The stop requests `pause` and `cancel` address to the processes running downloads.
     public var stopRequests: StopRequests { StopRequests(store: self) }
+
+    /// The last search and its results.
+    public var lastSearch: LastSearch { LastSearch(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
