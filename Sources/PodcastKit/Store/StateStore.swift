@@ -254,6 +254,9 @@ extension StateStore {
 
     /// The last search and its results.
     public var lastSearch: LastSearch { LastSearch(store: self) }
+
+    /// The downloads with when each last changed, as `status` and `history` show them.
+    public var downloadActivity: DownloadActivity { DownloadActivity(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
