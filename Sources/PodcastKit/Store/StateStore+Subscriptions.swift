@@ -312,7 +312,7 @@ extension StateStore {
         try update.bind(refresh.cacheEntry?.lastModified, named: ":last_modified")
         try update.bind(refresh.id, named: ":id")
         try update.run()
-        if let entry = refresh.cacheEntry { try upsertFeedCacheEntry(entry) }
+        if let entry = refresh.cacheEntry { try feedCache.upsert(entry) }
         if let episodes = refresh.episodes {
             let verdict = try recordEpisodes(episodes, of: current)
             triage.new = verdict.new.count

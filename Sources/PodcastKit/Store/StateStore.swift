@@ -257,6 +257,9 @@ extension StateStore {
 
     /// The downloads with when each last changed, as `status` and `history` show them.
     public var downloadActivity: DownloadActivity { DownloadActivity(store: self) }
+
+    /// The validators and body files of the feeds fetched before.
+    public var feedCache: FeedCacheEntries { FeedCacheEntries(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
