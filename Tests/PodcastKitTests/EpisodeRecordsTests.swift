@@ -19,7 +19,7 @@ import Testing
         record.state = .downloaded
         record.path = path
         try store.saveDownload(record)
-        try store.saveLibraryFile(LibraryFile(path: path + ".srt", feed: feed, identity: identity, kind: .transcript, bytes: 1, sha256: nil))
+        try store.libraryFiles.save(LibraryFile(path: path + ".srt", feed: feed, identity: identity, kind: .transcript, bytes: 1, sha256: nil))
     }
 
     @Test func anEpisodeTakesItsNewIdentityWithItsCompanions() throws {
@@ -30,7 +30,7 @@ import Testing
             try StateStore.rekeyEpisode(feed: Self.feed, identity: "old", to: "new", in: store.connection)
         }
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.feed, identity: "new"))?.path == "/e/a.mp3")
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a.mp3.srt"])
     }
 
     @Test func aRecordThatCannotMoveKeepsItsCompanions() throws {
@@ -42,8 +42,8 @@ import Testing
         try store.write { () throws(SQLiteError) in
             try StateStore.rekeyEpisode(feed: Self.feed, identity: "old", to: "new", in: store.connection)
         }
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "old")).map(\.path) == ["/e/a.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a (2).mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "old")).map(\.path) == ["/e/a.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a (2).mp3.srt"])
     }
 
     @Test func aMovedFeedTakesItsRecordsExceptThoseItHasAlready() throws {
@@ -56,8 +56,8 @@ import Testing
         try store.write { () throws(SQLiteError) in
             try StateStore.moveEpisodeRecords(fromFeed: Self.feed, toFeed: new, in: store.connection)
         }
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: new, identity: "one")).map(\.path) == ["/e/1.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "two")).map(\.path) == ["/e/2.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: new, identity: "two")).map(\.path) == ["/e/2 (2).mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: new, identity: "one")).map(\.path) == ["/e/1.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "two")).map(\.path) == ["/e/2.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: new, identity: "two")).map(\.path) == ["/e/2 (2).mp3.srt"])
     }
 }

@@ -22,7 +22,7 @@ import Testing
         record.state = .downloaded
         record.path = directory.path("e1.mp3")
         try store.saveDownload(record)
-        try store.saveLibraryFile(LibraryFile(path: directory.path("e1.info.json"), feed: Self.feed, identity: Self.old, kind: .info, bytes: 2, sha256: nil))
+        try store.libraryFiles.save(LibraryFile(path: directory.path("e1.info.json"), feed: Self.feed, identity: Self.old, kind: .info, bytes: 2, sha256: nil))
         let guid = EpisodeKey(feed: Self.feed, identity: "guid-1")
         var other = record
         other.identity = guid.identity
@@ -40,7 +40,7 @@ import Testing
         #expect(try upgraded.downloadRecord(EpisodeKey(feed: Self.feed, identity: renewed))?.path == directory.path("e1.mp3"))
         #expect(try upgraded.downloadRecord(EpisodeKey(feed: Self.feed, identity: Self.old)) == nil)
         #expect(try upgraded.downloadRecord(guid)?.path == directory.path("g.mp3"), "a guid is no fallback: left as it is")
-        #expect(try upgraded.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: renewed)).count == 1)
+        #expect(try upgraded.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: renewed)).count == 1)
         #expect(try upgraded.currentListing()?.items.map(\.identity) == [renewed])
     }
 }

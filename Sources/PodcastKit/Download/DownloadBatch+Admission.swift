@@ -150,7 +150,7 @@ extension DownloadBatch {
         // Forgotten once the file is recorded or none is found; kept when recording it failed,
         // so the next run can still.
         let names = (1...Self.namesTried).lazy.map { attempt in filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")) }
-        if let found = try Self.placedFile(placement, among: names, isRecorded: { try store.recordedFile(path: $0) != nil }) {
+        if let found = try Self.placedFile(placement, among: names, isRecorded: { try store.libraryFiles.recordedFile(path: $0) != nil }) {
             let path = found.path
             var record = claimedRecord
             record.state = .downloaded

@@ -52,7 +52,7 @@ extension DownloadBatch {
                 for (done, file) in placing {
                     guard let download = active[done.id] else { continue }
                     // What the store says of the earlier copy, read before the new one's record replaces it.
-                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.recordedFile(path: path) }
+                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.libraryFiles.recordedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     var placedFile = file
                     placedFile.stamp = FileIO.stamp(ofName: path)

@@ -260,6 +260,9 @@ extension StateStore {
 
     /// The validators and body files of the feeds fetched before.
     public var feedCache: FeedCacheEntries { FeedCacheEntries(store: self) }
+
+    /// The files podcast wrote beside episodes and into podcast folders.
+    public var libraryFiles: LibraryFiles { LibraryFiles(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
