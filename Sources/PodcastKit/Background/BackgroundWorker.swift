@@ -57,7 +57,7 @@ public struct BackgroundWorker {
             while !stop.isStopping {
                 if let work = try store.takeQueuedWork(for: .current) {
                     run(work, stop: stop)
-                } else if let request = try store.takeUpdateRequest() {
+                } else if let request = try store.updateRequests.takeOldest() {
                     run(request, stop: stop)
                 } else {
                     break

@@ -263,6 +263,9 @@ extension StateStore {
 
     /// The files podcast wrote beside episodes and into podcast folders.
     public var libraryFiles: LibraryFiles { LibraryFiles(store: self) }
+
+    /// The updates queued for the background worker.
+    public var updateRequests: UpdateRequests { UpdateRequests(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")

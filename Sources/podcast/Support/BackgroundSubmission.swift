@@ -44,7 +44,7 @@ enum BackgroundSubmission {
         var settings = try context.settings(transfer.given).settings
         settings.feedTimeout = deadlines.feed
         let id = try queue(settings, context: context) { queued throws in
-            try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: queued)
+            try store.updateRequests.enqueue(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: queued)
         }
         let worker = try startWorker(context: context, otherwise: "run podcast update in the foreground")
         let log = context.paths.workerLog
