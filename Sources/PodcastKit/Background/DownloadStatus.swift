@@ -65,7 +65,7 @@ public struct DownloadStatus: Sendable {
         }
         var status = DownloadStatus(
             downloads: unfinished + finished.map { Entry(record: $0.record, state: .downloaded, updated: $0.updated) },
-            worker: worker, lastWorker: lastWorker, batches: try store.backgroundBatches(finishedSince: since))
+            worker: worker, lastWorker: lastWorker, batches: try store.batches.all(finishedSince: since))
         status.finishedNotShown = max(0, notShown)
         return status
     }

@@ -266,6 +266,9 @@ extension StateStore {
 
     /// The updates queued for the background worker.
     public var updateRequests: UpdateRequests { UpdateRequests(store: self) }
+
+    /// The downloads queued for the background worker, batch by batch.
+    public var batches: Batches { Batches(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")

@@ -11,7 +11,7 @@ enum BackgroundSubmission {
     ) throws {
         let settings = try context.settings(transfer.given).settings
         let queued = try queue(settings, context: context) { settings throws in
-            try store.enqueueBatch(items, settings: settings, onComplete: background.onComplete)
+            try store.batches.enqueue(items, settings: settings, onComplete: background.onComplete)
         }
         BatchCompletion.settle(store: store, context: context)
         let worker = queued.queued > 0 ? try startWorker(context: context, otherwise: "the episodes stay queued: run podcast resume") : nil
