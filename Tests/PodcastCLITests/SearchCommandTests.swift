@@ -74,7 +74,7 @@ import Testing
         #expect(results.allSatisfy { ($0["preview_url"] as? String)?.hasSuffix(".m4a") == true && $0["feed_url"] == nil })
         #expect(result.stderrLines == ["note: 26 results were not songs and are not shown"])
 
-        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing())
+        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing.load())
         #expect(listing.source == .previews(term: "star"))
         #expect(listing.items.count == 24)
         #expect(listing.items[0].title == "Mara Quell – Starling Hours")

@@ -50,7 +50,7 @@ import Testing
 
             #expect(try store.lastSearch.load() == nil)
             #expect(try store.lastSearch.result(number: 1) == nil)
-            #expect(try store.currentListing() == nil)
+            #expect(try store.currentListing.load() == nil)
         }
     }
 
@@ -105,9 +105,9 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
 
-            try store.replaceListing(listing)
+            try store.currentListing.replace(with: listing)
 
-            #expect(try store.currentListing() == listing)
+            #expect(try store.currentListing.load() == listing)
         }
     }
 
@@ -115,12 +115,12 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
             let items = (1...4).map { ListingItem(number: $0, identity: "id-\($0)", title: "Episode \($0)") }
-            try store.replaceListing(Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: items))
+            try store.currentListing.replace(with: Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: items))
 
             let replacement = Listing(source: .previews(term: "jazz"), items: [items[0]])
-            try store.replaceListing(replacement)
+            try store.currentListing.replace(with: replacement)
 
-            #expect(try store.currentListing() == replacement)
+            #expect(try store.currentListing.load() == replacement)
             #expect(try rowCount("current_listing", in: store) == 1)
         }
     }
@@ -278,13 +278,13 @@ import Testing
             #expect(throws: Abandoned.self) {
                 try store.transaction {
                     try store.lastSearch.replace(with: sampleSearch(term: "discarded", count: 1))
-                    try store.replaceListing(Listing(source: .previews(term: "discarded"), items: []))
+                    try store.currentListing.replace(with: Listing(source: .previews(term: "discarded"), items: []))
                     throw Abandoned()
                 }
             }
 
             #expect(try store.lastSearch.load() == kept)
-            #expect(try store.currentListing() == nil)
+            #expect(try store.currentListing.load() == nil)
         }
     }
 
@@ -296,13 +296,13 @@ import Testing
 
             let value = try store.transaction {
                 try store.lastSearch.replace(with: search)
-                try store.replaceListing(listing)
+                try store.currentListing.replace(with: listing)
                 return 42
             }
 
             #expect(value == 42)
             #expect(try store.lastSearch.load() == search)
-            #expect(try store.currentListing() == listing)
+            #expect(try store.currentListing.load() == listing)
         }
     }
 }

@@ -85,7 +85,7 @@ public struct BackgroundWorker {
         log("batch \(work.batch.id): downloading \(Plural.count(work.records.count, "episode"))")
         do {
             let batch = try makeBatch(work.batch)
-            let listing = try store.currentListing()
+            let listing = try store.currentListing.load()
             let items = work.records.map { DownloadItem(resuming: $0, listing: listing) }
             stop.running(batch.interrupter)
             defer { stop.running(nil) }

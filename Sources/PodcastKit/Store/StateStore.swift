@@ -269,6 +269,9 @@ extension StateStore {
 
     /// The downloads queued for the background worker, batch by batch.
     public var batches: Batches { Batches(store: self) }
+
+    /// The numbered listing later commands' numbers refer to.
+    public var currentListing: CurrentListing { CurrentListing(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")

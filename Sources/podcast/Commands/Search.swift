@@ -68,7 +68,7 @@ struct Search: ParsableCommand, OutputConfigured {
         try store.transaction {
             try store.lastSearch.replace(with: outcome)
             if media == .music {
-                try store.replaceListing(outcome.previewListing)
+                try store.currentListing.replace(with: outcome.previewListing)
             }
         }
 
