@@ -272,6 +272,9 @@ extension StateStore {
 
     /// The numbered listing later commands' numbers refer to.
     public var currentListing: CurrentListing { CurrentListing(store: self) }
+
+    /// The episodes podcast deleted the files of.
+    public var deletedEpisodes: DeletedEpisodes { DeletedEpisodes(store: self) }
 }
 
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")

@@ -49,7 +49,7 @@ struct History: ParsableCommand, OutputConfigured {
         let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
         let finished = try store.downloadActivity.finished(since: nil, limit: limit).map { Entry.downloaded($0.record, $0.updated) }
-        let deleted = try store.deletedEpisodes(limit: limit).map(Entry.deleted)
+        let deleted = try store.deletedEpisodes.latest(limit: limit).map(Entry.deleted)
         var entries = (finished + deleted).sorted { $0.when > $1.when }
         if let limit { entries = Array(entries.prefix(limit)) }
         if output.json {
