@@ -77,7 +77,7 @@ func runWriter(store: StateStore, iterations: Int, startFile: String?) throws(St
         }
     }
     for k in 1...iterations {
-        try store.replaceLastSearch(search(iteration: k))
+        try store.lastSearch.replace(with: search(iteration: k))
     }
     print("wrote \(iterations) searches")
 }
@@ -91,7 +91,7 @@ func runReader(store: StateStore, finalIteration: Int, startFile: String?) throw
         if ContinuousClock.now > deadline { fail("never saw \(finalTerm) after \(reads) reads") }
         reads += 1
         // Nil until the writer's first commit.
-        if let outcome = try store.lastSearch() {
+        if let outcome = try store.lastSearch.load() {
             if let problem = inconsistency(in: outcome) { fail(problem) }
             seen.insert(outcome.query.term)
         }

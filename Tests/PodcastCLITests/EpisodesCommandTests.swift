@@ -70,7 +70,7 @@ import Testing
         let server = try LoopbackServer(routes: ["/feed.xml": .fixed(body: Self.show)])
         let podcast = try PodcastBinary()
         #expect(try await podcast.run(["episodes", "--limit", "2", server.url("/feed.xml")]).status == 0)
-        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing())
+        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing.load())
         #expect(listing.source == .feed(url: server.url("/feed.xml"), title: "Loopback Show"))
         #expect(listing.items.map(\.identity) == ["ep-2", "ep-1"])
         #expect(listing.items.map(\.number) == [1, 2])

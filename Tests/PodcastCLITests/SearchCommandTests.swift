@@ -54,14 +54,14 @@ import Testing
         let podcast = try PodcastBinary(itunes: server)
         #expect(try await podcast.run(["search", "--limit", "4", "morning"]).status == 0)
         let store = try StateStore(path: podcast.stateDirectory + "/state.sqlite")
-        let remembered = try #require(try store.lastSearch())
+        let remembered = try #require(try store.lastSearch.load())
         #expect(remembered.query == SearchQuery(term: "morning", limit: 4))
         #expect(remembered.results.map(\.number) == [1, 2, 3, 4])
-        #expect(try store.searchResult(number: 1)?.name == "Morning Ledger")
+        #expect(try store.lastSearch.result(number: 1)?.name == "Morning Ledger")
 
         server.setRoute("/search", .fixed(body: try Fixtures.data("own/itunes/search_empty.txt")))
         #expect(try await podcast.run(["search", "nothing"]).status == 0)
-        #expect(try store.lastSearch()?.results.isEmpty == true)
+        #expect(try store.lastSearch.load()?.results.isEmpty == true)
     }
 
     @Test func musicSearchListsSongsAndRemembersTheirPreviews() async throws {
@@ -74,7 +74,7 @@ import Testing
         #expect(results.allSatisfy { ($0["preview_url"] as? String)?.hasSuffix(".m4a") == true && $0["feed_url"] == nil })
         #expect(result.stderrLines == ["note: 26 results were not songs and are not shown"])
 
-        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing())
+        let listing = try #require(try StateStore(path: podcast.stateDirectory + "/state.sqlite").currentListing.load())
         #expect(listing.source == .previews(term: "star"))
         #expect(listing.items.count == 24)
         #expect(listing.items[0].title == "Mara Quell – Starling Hours")

@@ -45,59 +45,59 @@ import Testing
         done.path = finished
         try store.saveDownload(done)
 
-        let queued = try store.enqueueBatch([Self.item(1), Self.item(2), Self.item(3, url: nil)], settings: Self.settings(concurrency: 2), onComplete: "true")
+        let queued = try store.batches.enqueue([Self.item(1), Self.item(2), Self.item(3, url: nil)], settings: Self.settings(concurrency: 2), onComplete: "true")
         #expect(queued.queued == 1 && queued.settled == 2)
         let waiting = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")))
         #expect(waiting.state == .queued && waiting.owner == nil)
-        #expect(try store.hasQueuedWork())
+        #expect(try store.batches.hasWork())
 
-        let work = try #require(try store.takeQueuedWork(for: .current))
+        let work = try #require(try store.batches.takeWork(for: .current))
         #expect(work.batch.settings == Self.settings(concurrency: 2))
         #expect(work.batch.settings.settings(headers: [], fallbackDirectory: "/elsewhere").engine.concurrency == 2)
         #expect(work.records.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
-        #expect(try store.takeQueuedWork(for: .current) == nil)
-        #expect(try !store.hasQueuedWork())
+        #expect(try store.batches.takeWork(for: .current) == nil)
+        #expect(try !store.batches.hasWork())
     }
 
     @Test func aBatchFinishesOnceWhenEveryEpisodeHasSettled() throws {
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
-        let queued = try store.enqueueBatch([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
+        let queued = try store.batches.enqueue([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
         var first = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         first.state = .downloaded
         first.path = directory.path("1.mp3")
         try store.saveDownload(first)
-        #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
+        #expect(try store.batches.settle(summaries: directory.path("batches")).isEmpty)
 
         try store.deleteDownload(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))
-        let finished = try store.settleBatches(summaries: directory.path("batches"))
+        let finished = try store.batches.settle(summaries: directory.path("batches"))
         #expect(finished.map(\.id) == [queued.id])
         #expect(finished.first?.summaryPath == directory.path("batches") + "/\(queued.id).json")
         #expect(finished.first?.results.map(\.state) == [.downloaded, .cancelled])
         #expect(finished.first?.results.last?.error == "cancelled")
-        #expect(try store.settleBatches(summaries: directory.path("batches")).isEmpty)
+        #expect(try store.batches.settle(summaries: directory.path("batches")).isEmpty)
     }
 
     @Test func stopAsksTheLiveOwnerAndStopsOrphansInTheStore() throws {
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
-        _ = try store.enqueueBatch([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
+        _ = try store.batches.enqueue([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
         var running = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         running.state = .downloading
         running.owner = Self.otherLiveOwner
         try store.saveDownload(running)
 
-        let outcome = try store.requestStop(.pause, of: nil)
+        let outcome = try store.stopRequests.request(.pause, of: nil)
         #expect(outcome.asked.map(\.identity) == ["ep-1"])
         #expect(outcome.stopped.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.state == .paused)
-        #expect(try store.takeStopRequests(for: .current).isEmpty)
-        let taken = try store.takeStopRequests(for: Self.otherLiveOwner)
+        #expect(try store.stopRequests.take(for: .current).isEmpty)
+        let taken = try store.stopRequests.take(for: Self.otherLiveOwner)
         #expect(taken.map(\.identity) == ["ep-1"] && taken.first?.request == .pause)
-        #expect(try store.pendingStopRequests().isEmpty)
+        #expect(try store.stopRequests.pending().isEmpty)
 
-        let cancelled = try store.requestStop(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
+        let cancelled = try store.stopRequests.request(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
         #expect(cancelled.stopped.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")) == nil)
     }

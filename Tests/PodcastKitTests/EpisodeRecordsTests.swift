@@ -3,7 +3,7 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-/// `StateStore.rekeyEpisode` and `moveEpisodeRecords`: an episode's records move together, and a
+/// `EpisodeRecords.rekey` and `move`: an episode's records move together, and a
 /// record that cannot move (the same episode has a download record under the new key already)
 /// keeps its companions, so no file changes hands.
 @Suite(.timeLimit(.minutes(5))) struct EpisodeRecordsTests {
@@ -19,7 +19,7 @@ import Testing
         record.state = .downloaded
         record.path = path
         try store.saveDownload(record)
-        try store.saveLibraryFile(LibraryFile(path: path + ".srt", feed: feed, identity: identity, kind: .transcript, bytes: 1, sha256: nil))
+        try store.libraryFiles.save(LibraryFile(path: path + ".srt", feed: feed, identity: identity, kind: .transcript, bytes: 1, sha256: nil))
     }
 
     @Test func anEpisodeTakesItsNewIdentityWithItsCompanions() throws {
@@ -27,10 +27,10 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         try download("old", at: "/e/a.mp3", in: store)
         try store.write { () throws(SQLiteError) in
-            try StateStore.rekeyEpisode(feed: Self.feed, identity: "old", to: "new", in: store.connection)
+            try EpisodeRecords.rekey(feed: Self.feed, identity: "old", to: "new", in: store.connection)
         }
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.feed, identity: "new"))?.path == "/e/a.mp3")
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a.mp3.srt"])
     }
 
     @Test func aRecordThatCannotMoveKeepsItsCompanions() throws {
@@ -40,10 +40,10 @@ import Testing
         try download("old", at: "/e/a.mp3", in: store)
         try download("new", at: "/e/a (2).mp3", in: store)
         try store.write { () throws(SQLiteError) in
-            try StateStore.rekeyEpisode(feed: Self.feed, identity: "old", to: "new", in: store.connection)
+            try EpisodeRecords.rekey(feed: Self.feed, identity: "old", to: "new", in: store.connection)
         }
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "old")).map(\.path) == ["/e/a.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a (2).mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "old")).map(\.path) == ["/e/a.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a (2).mp3.srt"])
     }
 
     @Test func aMovedFeedTakesItsRecordsExceptThoseItHasAlready() throws {
@@ -54,10 +54,10 @@ import Testing
         try download("two", at: "/e/2.mp3", in: store)
         try download("two", feed: new, at: "/e/2 (2).mp3", in: store)
         try store.write { () throws(SQLiteError) in
-            try StateStore.moveEpisodeRecords(fromFeed: Self.feed, toFeed: new, in: store.connection)
+            try EpisodeRecords.move(fromFeed: Self.feed, toFeed: new, in: store.connection)
         }
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: new, identity: "one")).map(\.path) == ["/e/1.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: Self.feed, identity: "two")).map(\.path) == ["/e/2.mp3.srt"])
-        #expect(try store.libraryFiles(of: EpisodeKey(feed: new, identity: "two")).map(\.path) == ["/e/2 (2).mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: new, identity: "one")).map(\.path) == ["/e/1.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "two")).map(\.path) == ["/e/2.mp3.srt"])
+        #expect(try store.libraryFiles.files(of: EpisodeKey(feed: new, identity: "two")).map(\.path) == ["/e/2 (2).mp3.srt"])
     }
 }

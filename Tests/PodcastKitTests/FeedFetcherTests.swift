@@ -16,7 +16,7 @@ import Testing
             directory = try TemporaryDirectory(prefix: "feed-fetcher")
             store = try StateStore(path: directory.path("state.sqlite"))
             fetcher = FeedFetcher(
-                settings: HTTPSettings(stallTimeout: 5), cache: store,
+                settings: HTTPSettings(stallTimeout: 5), cache: store.feedCache,
                 cacheDirectory: directory.path("feeds"))
         }
     }

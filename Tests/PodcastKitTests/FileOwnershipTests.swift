@@ -137,7 +137,7 @@ import Testing
         let info = directory.path("episode.info.json")
         let contents = Data("{}".utf8)
         try contents.write(to: URL(filePath: info))
-        try store.saveLibraryFile(LibraryFile(
+        try store.libraryFiles.save(LibraryFile(
             path: info, feed: Self.feed, identity: "g1", kind: .info, bytes: 2, sha256: SHA2.hex(try SHA2.digest(ofFile: info, .sha256))))
         let other = EpisodeKey(feed: Self.feed, identity: "g2")
         let ownership = FileOwnership(store: store)

@@ -100,11 +100,11 @@ import Testing
     @Test func theStoreKeepsAPlacementUntilItIsForgotten() throws {
         let (directory, _, placement) = try placed()
         let store = try StateStore(path: directory.path("state.sqlite"))
-        #expect(try store.placement(of: Self.key) == nil)
-        try store.recordPlacements([placement])
-        #expect(try store.placement(of: Self.key) == placement)
-        #expect(try store.placement(of: EpisodeKey(feed: Self.key.feed, identity: "g2")) == nil)
-        try store.forgetPlacements([Self.key])
-        #expect(try store.placement(of: Self.key) == nil)
+        #expect(try store.placements.recorded(for: Self.key) == nil)
+        try store.placements.record([placement])
+        #expect(try store.placements.recorded(for: Self.key) == placement)
+        #expect(try store.placements.recorded(for: EpisodeKey(feed: Self.key.feed, identity: "g2")) == nil)
+        try store.placements.forget([Self.key])
+        #expect(try store.placements.recorded(for: Self.key) == nil)
     }
 }

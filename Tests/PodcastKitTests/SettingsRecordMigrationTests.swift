@@ -27,7 +27,7 @@ import Testing
 
         let upgraded = try StateStore(path: path)
         try upgraded.migrate()
-        let update = try #require(try upgraded.takeUpdateRequest())
+        let update = try #require(try upgraded.updateRequests.takeOldest())
         #expect(update.settings.settings.engine.concurrency == 4)
         #expect(update.settings.feedDeadlines.feed == .seconds(30))
         let text = try upgraded.connection.prepare("SELECT library FROM downloads WHERE identity = 'g1'")

@@ -38,9 +38,9 @@ import Testing
                 skippedOtherKinds: 7
             )
 
-            try store.replaceLastSearch(outcome)
+            try store.lastSearch.replace(with: outcome)
 
-            #expect(try store.lastSearch() == outcome)
+            #expect(try store.lastSearch.load() == outcome)
         }
     }
 
@@ -48,32 +48,32 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
 
-            #expect(try store.lastSearch() == nil)
-            #expect(try store.searchResult(number: 1) == nil)
-            #expect(try store.currentListing() == nil)
+            #expect(try store.lastSearch.load() == nil)
+            #expect(try store.lastSearch.result(number: 1) == nil)
+            #expect(try store.currentListing.load() == nil)
         }
     }
 
     @Test func searchResultIsFoundByNumber() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
-            try store.replaceLastSearch(sampleSearch(term: "news", count: 3))
+            try store.lastSearch.replace(with: sampleSearch(term: "news", count: 3))
 
-            #expect(try store.searchResult(number: 2)?.name == "news 2")
-            #expect(try store.searchResult(number: 4) == nil)
+            #expect(try store.lastSearch.result(number: 2)?.name == "news 2")
+            #expect(try store.lastSearch.result(number: 4) == nil)
         }
     }
 
     @Test func replacingSearchRemovesOldResults() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
-            try store.replaceLastSearch(sampleSearch(term: "first", count: 5))
+            try store.lastSearch.replace(with: sampleSearch(term: "first", count: 5))
 
             let second = sampleSearch(term: "second", count: 2)
-            try store.replaceLastSearch(second)
+            try store.lastSearch.replace(with: second)
 
-            #expect(try store.lastSearch() == second)
-            #expect(try store.searchResult(number: 3) == nil)
+            #expect(try store.lastSearch.load() == second)
+            #expect(try store.lastSearch.result(number: 3) == nil)
             #expect(try rowCount("search_results", in: store) == 2)
         }
     }
@@ -105,9 +105,9 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
 
-            try store.replaceListing(listing)
+            try store.currentListing.replace(with: listing)
 
-            #expect(try store.currentListing() == listing)
+            #expect(try store.currentListing.load() == listing)
         }
     }
 
@@ -115,12 +115,12 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
             let items = (1...4).map { ListingItem(number: $0, identity: "id-\($0)", title: "Episode \($0)") }
-            try store.replaceListing(Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: items))
+            try store.currentListing.replace(with: Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: items))
 
             let replacement = Listing(source: .previews(term: "jazz"), items: [items[0]])
-            try store.replaceListing(replacement)
+            try store.currentListing.replace(with: replacement)
 
-            #expect(try store.currentListing() == replacement)
+            #expect(try store.currentListing.load() == replacement)
             #expect(try rowCount("current_listing", in: store) == 1)
         }
     }
@@ -140,13 +140,13 @@ import Testing
         try withTemporaryDirectory { directory in
             let path = directory + "/state.sqlite"
             let search = sampleSearch(term: "kept", count: 2)
-            try StateStore(path: path).replaceLastSearch(search)
+            try StateStore(path: path).lastSearch.replace(with: search)
 
             let reopened = try StateStore(path: path)
             try reopened.migrate()
 
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
-            #expect(try reopened.lastSearch() == search)
+            #expect(try reopened.lastSearch.load() == search)
         }
     }
 
@@ -273,18 +273,18 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
             let kept = sampleSearch(term: "kept", count: 3)
-            try store.replaceLastSearch(kept)
+            try store.lastSearch.replace(with: kept)
 
             #expect(throws: Abandoned.self) {
                 try store.transaction {
-                    try store.replaceLastSearch(sampleSearch(term: "discarded", count: 1))
-                    try store.replaceListing(Listing(source: .previews(term: "discarded"), items: []))
+                    try store.lastSearch.replace(with: sampleSearch(term: "discarded", count: 1))
+                    try store.currentListing.replace(with: Listing(source: .previews(term: "discarded"), items: []))
                     throw Abandoned()
                 }
             }
 
-            #expect(try store.lastSearch() == kept)
-            #expect(try store.currentListing() == nil)
+            #expect(try store.lastSearch.load() == kept)
+            #expect(try store.currentListing.load() == nil)
         }
     }
 
@@ -295,14 +295,14 @@ import Testing
             let listing = Listing(source: .previews(term: "together"), items: [])
 
             let value = try store.transaction {
-                try store.replaceLastSearch(search)
-                try store.replaceListing(listing)
+                try store.lastSearch.replace(with: search)
+                try store.currentListing.replace(with: listing)
                 return 42
             }
 
             #expect(value == 42)
-            #expect(try store.lastSearch() == search)
-            #expect(try store.currentListing() == listing)
+            #expect(try store.lastSearch.load() == search)
+            #expect(try store.currentListing.load() == listing)
         }
     }
 }

@@ -80,10 +80,10 @@ import Testing
     @Test func aDamagedListingInTheStoreIsACorruptStoreError() throws {
         let directory = try TemporaryDirectory(prefix: "StoredListingItemsTests")
         let store = try StateStore(path: directory.path + "/state.sqlite")
-        try store.replaceListing(Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: Self.items))
+        try store.currentListing.replace(with: Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: Self.items))
         try store.connection.execute("UPDATE current_listing SET items = x'0105'")
         #expect {
-            try store.currentListing()
+            try store.currentListing.load()
         } throws: { error in
             guard let error = error as? StoreError, case .corrupt(let reason) = error.kind else { return false }
             return reason.contains("listing")
@@ -108,7 +108,7 @@ import Testing
         }
         let store = try StateStore(path: path)
         #expect(try store.schemaVersion() == StateStore.currentSchemaVersion)
-        #expect(try store.currentListing() == Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: [
+        #expect(try store.currentListing.load() == Listing(source: .feed(url: "https://a.example/feed", title: "A"), items: [
             ListingItem(
                 number: 1, identity: "g1", title: "Première 東京", enclosureURL: "https://a.example/1.mp3", enclosureType: "audio/mpeg",
                 enclosureLength: 1000, published: Date(timeIntervalSince1970: 1_700_000_000.5), guid: "g1",

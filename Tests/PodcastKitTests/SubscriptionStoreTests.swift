@@ -127,6 +127,6 @@ import Testing
         let (second, _) = try store.subscribe(url: "http://h/b.xml", title: "B", htmlURL: nil, change: .init())
         #expect(second.id != first.id, "a number is never given twice")
         #expect(try store.filesDownloaded(bySubscription: second).isEmpty)
-        #expect(try store.recordedFile(path: directory.path("a.mp3"))?.subscription == nil)
+        #expect(try store.libraryFiles.recordedFile(path: directory.path("a.mp3"))?.subscription == nil)
     }
 }

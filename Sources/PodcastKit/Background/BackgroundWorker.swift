@@ -55,9 +55,9 @@ public struct BackgroundWorker {
         log("worker \(getpid()) started")
         while true {
             while !stop.isStopping {
-                if let work = try store.takeQueuedWork(for: .current) {
+                if let work = try store.batches.takeWork(for: .current) {
                     run(work, stop: stop)
-                } else if let request = try store.takeUpdateRequest() {
+                } else if let request = try store.updateRequests.takeOldest() {
                     run(request, stop: stop)
                 } else {
                     break
@@ -67,7 +67,7 @@ public struct BackgroundWorker {
             completion.settle()
             if stop.isStopping { break }
             lock.release()
-            guard try store.hasQueuedWork(), let again = try WorkerLock.acquire(at: paths.workerLock) else { break }
+            guard try store.batches.hasWork(), let again = try WorkerLock.acquire(at: paths.workerLock) else { break }
             lock = again
         }
         log("worker \(getpid()) done")
@@ -85,7 +85,7 @@ public struct BackgroundWorker {
         log("batch \(work.batch.id): downloading \(Plural.count(work.records.count, "episode"))")
         do {
             let batch = try makeBatch(work.batch)
-            let listing = try store.currentListing()
+            let listing = try store.currentListing.load()
             let items = work.records.map { DownloadItem(resuming: $0, listing: listing) }
             stop.running(batch.interrupter)
             defer { stop.running(nil) }
@@ -145,7 +145,7 @@ public struct BackgroundWorker {
     /// Episodes queued since, by batches with the same settings as `running`, taken for this worker.
     private func refill(like running: BackgroundBatch, listing: Listing?) -> [DownloadItem] {
         do {
-            guard let more = try store.takeQueuedWork(for: .current, settings: running.settings) else { return [] }
+            guard let more = try store.batches.takeWork(for: .current, settings: running.settings) else { return [] }
             log("batch \(more.batch.id): \(Plural.count(more.records.count, "episode")) " + (more.records.count == 1 ? "joins" : "join") + " the running downloads")
             return more.records.map { DownloadItem(resuming: $0, listing: listing) }
         } catch {

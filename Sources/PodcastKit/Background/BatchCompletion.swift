@@ -34,7 +34,7 @@ public struct BatchCompletion {
     public func settle() -> [BackgroundBatch] {
         let finished: [BackgroundBatch]
         do {
-            finished = try store.settleBatches(summaries: paths.batchSummaries)
+            finished = try store.batches.settle(summaries: paths.batchSummaries)
         } catch {
             warn("could not settle background batches: \(error)")
             return []

@@ -12,7 +12,7 @@ public enum DownloadControl {
         _ request: StopRequest, of keys: [EpisodeKey]?, store: StateStore,
         patience: Duration = .seconds(15)
     ) throws(StoreError) -> StopOutcome {
-        var outcome = try store.requestStop(request, of: keys)
+        var outcome = try store.stopRequests.request(request, of: keys)
         deletePartials(of: outcome.stopped, for: request)
         let deadline = ContinuousClock.now + patience
         while true {
@@ -31,7 +31,7 @@ public enum DownloadControl {
                 }
             }
             if !orphaned.isEmpty {
-                let late = try store.requestStop(request, of: orphaned)
+                let late = try store.stopRequests.request(request, of: orphaned)
                 deletePartials(of: late.stopped, for: request)
                 outcome.stopped += late.stopped
                 outcome.asked.removeAll { record in late.stopped.contains { $0.key == record.key } }

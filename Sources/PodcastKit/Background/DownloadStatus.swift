@@ -51,21 +51,21 @@ public struct DownloadStatus: Sendable {
         let worker = WorkerLauncher.runningWorkerPID(paths: paths)
         let lastWorker = WorkerLauncher.recordedWorkerPID(paths: paths)
         let workerRuns = worker != nil || WorkerLock.isHeld(at: paths.workerLock)
-        let unfinished = try store.unfinishedProgress().map { record, updated in
+        let unfinished = try store.downloadActivity.unfinished().map { record, updated in
             Entry(record: record, state: state(of: record, workerRuns: workerRuns, lastWorker: lastWorker), updated: updated)
         }
         let finished: [(record: DownloadRecord, updated: Date)]
         var notShown = 0
         switch scope {
         case .latest(let count):
-            finished = try store.finishedDownloads(since: since, limit: count)
-            if finished.count == count { notShown = try store.finishedCount(since: since) - count }
-        case .recent: finished = try store.finishedDownloads(since: since, limit: nil)
-        case .all: finished = try store.finishedDownloads(since: nil, limit: nil)
+            finished = try store.downloadActivity.finished(since: since, limit: count)
+            if finished.count == count { notShown = try store.downloadActivity.finishedCount(since: since) - count }
+        case .recent: finished = try store.downloadActivity.finished(since: since, limit: nil)
+        case .all: finished = try store.downloadActivity.finished(since: nil, limit: nil)
         }
         var status = DownloadStatus(
             downloads: unfinished + finished.map { Entry(record: $0.record, state: .downloaded, updated: $0.updated) },
-            worker: worker, lastWorker: lastWorker, batches: try store.backgroundBatches(finishedSince: since))
+            worker: worker, lastWorker: lastWorker, batches: try store.batches.all(finishedSince: since))
         status.finishedNotShown = max(0, notShown)
         return status
     }

@@ -46,7 +46,7 @@ final class CompanionFiles {
         }
         let present: Set<LibraryFile.Kind>
         do {
-            present = Set(try store.libraryFiles(of: item.key).filter { access($0.path, F_OK) == 0 }.map(\.kind))
+            present = Set(try store.libraryFiles.files(of: item.key).filter { access($0.path, F_OK) == 0 }.map(\.kind))
         } catch {
             report(.warning(item, "could not look up its companion files (\(error)); they are not fetched"))
             return
@@ -172,7 +172,7 @@ final class CompanionFiles {
         var placed = file
         placed.fileStamp = FileIO.stamp(ofName: file.path)
         do {
-            try store.saveLibraryFile(placed)
+            try store.libraryFiles.save(placed)
         } catch {
             // Unrecorded, it would never be podcast's to delete: it goes now instead.
             // Ownership: the file this call placed a moment ago and could not record.

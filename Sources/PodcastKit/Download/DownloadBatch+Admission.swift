@@ -146,11 +146,11 @@ extension DownloadBatch {
     private func adoptPlaced(
         _ index: Int, _ item: DownloadItem, _ claimedRecord: DownloadRecord, filing: EpisodeFiling, report: (DownloadUpdate) -> Void
     ) throws -> Bool {
-        guard let placement = try store.placement(of: item.key) else { return false }
+        guard let placement = try store.placements.recorded(for: item.key) else { return false }
         // Forgotten once the file is recorded or none is found; kept when recording it failed,
         // so the next run can still.
         let names = (1...Self.namesTried).lazy.map { attempt in filing.path(of: filing.name(suffix: attempt == 1 ? "" : " (\(attempt))")) }
-        if let found = try Self.placedFile(placement, among: names, isRecorded: { try store.recordedFile(path: $0) != nil }) {
+        if let found = try Self.placedFile(placement, among: names, isRecorded: { try store.libraryFiles.recordedFile(path: $0) != nil }) {
             let path = found.path
             var record = claimedRecord
             record.state = .downloaded
@@ -192,7 +192,7 @@ extension DownloadBatch {
 
     private func forgetPlacement(of item: DownloadItem, report: (DownloadUpdate) -> Void) {
         do {
-            try store.forgetPlacements([item.key])
+            try store.placements.forget([item.key])
         } catch {
             report(.warning(item, "could not forget its placement (\(error)); the next run looks again"))
         }
@@ -263,7 +263,7 @@ extension DownloadBatch {
         guard !roster.hasUnclaimed, chores.stopRequestPollDue() else { return }
         let requests: [AddressedStopRequest]
         do {
-            requests = try store.takeStopRequests(for: .current)
+            requests = try store.stopRequests.take(for: .current)
         } catch {
             // Nothing was taken: the requests stay in the store and are read at the next poll.
             return

@@ -23,7 +23,7 @@ extension DownloadBatch {
     /// Moves ready files to their final names, together: their data synced, then one transaction
     /// places every file and records it with its size and SHA-256, then each folder is synced once
     /// (no syncs on a file system in memory). Which file each is was recorded before
-    /// (`recordPlacements`): a crash between placing and recording leaves a file the next run
+    /// (`placements.record`): a crash between placing and recording leaves a file the next run
     /// knows as its own by that (`adoptPlaced`). A tagged copy goes into place instead of the
     /// partial file, which is removed only once that is recorded: until then the partial file is
     /// the one its record describes. Then the file a re-fetched episode had under another name
@@ -52,7 +52,7 @@ extension DownloadBatch {
                 for (done, file) in placing {
                     guard let download = active[done.id] else { continue }
                     // What the store says of the earlier copy, read before the new one's record replaces it.
-                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.recordedFile(path: path) }
+                    let replaced = try download.record.path.flatMap { path throws(StoreError) in try store.libraryFiles.recordedFile(path: path) }
                     let path = try placement.moveIntoPlace(download, from: file.source, store: store)
                     var placedFile = file
                     placedFile.stamp = FileIO.stamp(ofName: path)
@@ -62,7 +62,7 @@ extension DownloadBatch {
                     placed.append((done, path, replaced?.path == path ? nil : replaced))
                     if let record = active[done.id]?.record {
                         try store.saveDownloaded(record)
-                        try store.forgetPlacements([record.key])
+                        try store.placements.forget([record.key])
                     }
                 }
             }
@@ -74,7 +74,7 @@ extension DownloadBatch {
                 guard let problem = save(download.record) else {
                     recorded.insert(done.id)
                     do {
-                        try store.forgetPlacements([download.item.key])
+                        try store.placements.forget([download.item.key])
                     } catch {
                         report(.warning(download.item, "recorded as \(path), but its placement was not forgotten (\(error)); the next run forgets it"))
                     }
@@ -124,7 +124,7 @@ extension DownloadBatch {
             return Placement(key: key, device: stamp.device, inode: stamp.inode, bytes: file.bytes, sha256: file.sha256)
         }
         do {
-            try store.recordPlacements(placements)
+            try store.placements.record(placements)
         } catch {
             for (done, _) in placing {
                 perform(active[done.id]?.placingFailed("\(error)"), for: done.id, report: report)

@@ -77,7 +77,7 @@ public struct FeedFetcher {
         var validators = refresh.notModified ? cached : outcome.cacheEntry
         if !refresh.notModified, let entry = outcome.cacheEntry {
             do {
-                try cache.saveFeedCacheEntry(entry)
+                try cache.save(entry)
             } catch {
                 validators = nil
                 result.warnings.append("the answer of \(url) could not be remembered for next time (\(error)); it is fetched whole again")
@@ -103,7 +103,7 @@ public struct FeedFetcher {
     /// The cache entry of `url` whose body is still on disk; nil when there is none, or the
     /// cache cannot be read (then the feed is simply fetched whole).
     private func wholeCacheEntry(_ url: String) -> FeedCacheEntry? {
-        guard let entry = try? cache.feedCacheEntry(url: url),
+        guard let entry = try? cache.entry(url: url),
             FileManager.default.fileExists(atPath: cacheDirectory + "/" + entry.bodyFile)
         else { return nil }
         return entry

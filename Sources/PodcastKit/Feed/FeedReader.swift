@@ -35,7 +35,7 @@ public struct FeedReader {
     }
 
     private func feedURL(ofResult number: Int) throws -> String {
-        guard let search = try store.lastSearch(), !search.results.isEmpty else {
+        guard let search = try store.lastSearch.load(), !search.results.isEmpty else {
             throw UsageError("there is no search to take number \(number) from; run podcast search first, or give a feed URL")
         }
         guard let result = search.results.first(where: { $0.number == number }) else {

@@ -68,7 +68,7 @@ final class FeedDetails {
             guard let path = URL(string: url)?.path(percentEncoded: false), access(path, R_OK) == 0 else { return nil }
             return path
         }
-        guard let entry = try store.feedCacheEntry(url: url) else { return nil }
+        guard let entry = try store.feedCache.entry(url: url) else { return nil }
         let path = cacheDirectory + "/" + entry.bodyFile
         return access(path, R_OK) == 0 ? path : nil
     }

@@ -53,9 +53,9 @@ public struct LibraryCheck {
             let finding = Finding(path: path, title: record.title, verdict: verdict, isMedia: true)
             findings.append(finding)
             progress(finding)
-            for file in try store.libraryFiles(of: record.key) {
+            for file in try store.libraryFiles.files(of: record.key) {
                 let verdict = Self.verdict(path: file.path, bytes: file.bytes, sha256: file.sha256)
-                if !verdict.isGood { try store.forgetLibraryFile(path: file.path) }
+                if !verdict.isGood { try store.libraryFiles.forget(path: file.path) }
                 let finding = Finding(path: file.path, title: record.title, verdict: verdict, isMedia: false)
                 findings.append(finding)
                 progress(finding)

@@ -27,7 +27,7 @@ public struct LibraryCleaning {
     public func run(episodesDirectories directories: [String]) throws -> Outcome {
         var outcome = Outcome()
         let records = try store.downloadRecords()
-        let files = try store.libraryFiles()
+        let files = try store.libraryFiles.all()
         // Every Episodes directory a record knows of: partial files live in its `.partial` folder.
         var roots = Set(directories)
         for record in records { if let root = record.episodesDirectory { roots.insert(root) } }
@@ -58,7 +58,7 @@ public struct LibraryCleaning {
             outcome.records.append(record.title)
         }
         for file in files where access(file.path, F_OK) != 0 {
-            try store.forgetLibraryFile(path: file.path)
+            try store.libraryFiles.forget(path: file.path)
             outcome.records.append(file.path)
         }
         return outcome

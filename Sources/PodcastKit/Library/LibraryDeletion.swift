@@ -68,7 +68,7 @@ public struct LibraryDeletion {
         }
         // Companions before the record goes: whose they are follows their episode's record.
         do {
-            try removeCompanions(try store.libraryFiles(of: key), for: reason, into: &outcome)
+            try removeCompanions(try store.libraryFiles.files(of: key), for: reason, into: &outcome)
         } catch {
             outcome.problems.append("could not delete the companion files of \(record.title): \(error)")
         }
@@ -84,9 +84,9 @@ public struct LibraryDeletion {
     /// for by hand are not its to delete, and are not even candidates.
     public func deletePodcastFiles(of feed: String, subscription: Int) throws -> Outcome {
         var outcome = Outcome()
-        for file in try store.podcastFiles(of: feed) where file.subscription == subscription {
+        for file in try store.libraryFiles.podcastFiles(of: feed) where file.subscription == subscription {
             if try remove(file.path, for: .unsubscribe(subscription: subscription), into: &outcome) {
-                try store.forgetLibraryFile(path: file.path)
+                try store.libraryFiles.forget(path: file.path)
             }
         }
         return outcome
@@ -99,7 +99,7 @@ public struct LibraryDeletion {
         var outcome = Outcome()
         do {
             if case .refused(let refusal) = try ownership.removeEarlierCopy(earlier, of: key) { outcome.problems.append(refusal.message) }
-            try removeCompanions(try store.libraryFiles(of: key), for: .refetch(key), into: &outcome)
+            try removeCompanions(try store.libraryFiles.files(of: key), for: .refetch(key), into: &outcome)
         } catch {
             outcome.problems.append("could not remove the earlier copy \(earlier.path): \(error)")
         }
@@ -109,7 +109,7 @@ public struct LibraryDeletion {
     /// Deletes and forgets the companion files `files` that are `reason`'s own.
     private func removeCompanions(_ files: [LibraryFile], for reason: FileOwnership.Reason, into outcome: inout Outcome) throws {
         for file in files where try remove(file.path, for: reason, into: &outcome) {
-            try store.forgetLibraryFile(path: file.path)
+            try store.libraryFiles.forget(path: file.path)
         }
     }
 

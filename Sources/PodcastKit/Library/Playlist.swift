@@ -52,7 +52,7 @@ enum Playlist {
     static func write(
         feed: String, into folder: String, podcastTitle: String, portable: Bool, subscription: Int?, store: StateStore
     ) throws -> String? {
-        let recorded = try store.podcastFiles(of: feed).first { $0.kind == .playlist && FileIO.folder(of: $0.path) == folder }
+        let recorded = try store.libraryFiles.podcastFiles(of: feed).first { $0.kind == .playlist && FileIO.folder(of: $0.path) == folder }
         var destination: String
         if let recorded {
             destination = recorded.path
@@ -61,7 +61,7 @@ enum Playlist {
             repeat {
                 destination = folder + "/" + fileName(podcastTitle: podcastTitle, portable: portable, attempt: attempt)
                 attempt += 1
-            } while try access(destination, F_OK) == 0 || store.recordedFile(path: destination) != nil
+            } while try access(destination, F_OK) == 0 || store.libraryFiles.recordedFile(path: destination) != nil
         }
         return try write(feed: feed, to: destination, subscription: subscription ?? recorded?.subscription, store: store)
     }
@@ -90,7 +90,7 @@ enum Playlist {
         }
         var digest = SHA2(.sha256)
         contents.withUnsafeBytes { digest.update($0) }
-        try store.saveLibraryFile(LibraryFile(
+        try store.libraryFiles.save(LibraryFile(
             path: destination, feed: feed, identity: nil, kind: .playlist, bytes: Int64(contents.count), sha256: SHA2.hex(digest.finish()),
             subscription: subscription, fileStamp: FileIO.stamp(ofName: destination)))
         return nil
@@ -100,7 +100,7 @@ enum Playlist {
     /// one line each.
     static func refresh(feed: String, store: StateStore) -> [String] {
         do {
-            return try store.podcastFiles(of: feed).filter { $0.kind == .playlist }.compactMap { file in
+            return try store.libraryFiles.podcastFiles(of: feed).filter { $0.kind == .playlist }.compactMap { file in
                 try write(feed: feed, to: file.path, subscription: file.subscription, store: store)
             }
         } catch {

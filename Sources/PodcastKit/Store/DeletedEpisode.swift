@@ -17,12 +17,15 @@ public struct DeletedEpisode: Sendable, Equatable {
     public var deletedAt: Date
 }
 
-extension StateStore {
+/// The deleted episodes table (`deleted_episodes`): what `history` tells of files podcast deleted.
+public struct DeletedEpisodes {
+    let store: StateStore
+
     /// The episodes podcast deleted the files of, the most recently deleted first, at most
     /// `limit` of them (nil: all), unless downloaded again since.
-    public func deletedEpisodes(limit: Int?) throws(StoreError) -> [DeletedEpisode] {
-        try read { () throws(SQLiteError) -> [DeletedEpisode] in
-            let query = try connection.prepare("""
+    public func latest(limit: Int?) throws(StoreError) -> [DeletedEpisode] {
+        try store.read { () throws(SQLiteError) -> [DeletedEpisode] in
+            let query = try store.connection.prepare("""
                 SELECT feed, identity, podcast_title, title, url, deleted_at FROM deleted_episodes AS x
                 WHERE NOT EXISTS (SELECT 1 FROM downloads WHERE feed = x.feed AND identity = x.identity AND state = 'downloaded')
                 ORDER BY deleted_at DESC, podcast_title, title LIMIT :limit

@@ -375,6 +375,18 @@ extension Integrity {
 }
 
 extension StateStore {
+    /// Deletes the record of the episode `key` (a cancelled download).
+    public func deleteDownload(_ key: EpisodeKey) throws(StoreError) {
+        try write { () throws(SQLiteError) in try deleteDownloadRow(key) }
+    }
+
+    func deleteDownloadRow(_ key: EpisodeKey) throws(SQLiteError) {
+        let statement = try prepared("DELETE FROM downloads WHERE feed = :feed AND identity = :identity")
+        try statement.bind(key.feed, named: ":feed")
+        try statement.bind(key.identity, named: ":identity")
+        try statement.run()
+    }
+
     /// A file's stamp as three columns keep it; nil unless all are there.
     static func fileStamp(device: Int64?, inode: Int64?, changed: Int64?) -> FileIO.Stamp? {
         guard let device, let inode, let changed else { return nil }

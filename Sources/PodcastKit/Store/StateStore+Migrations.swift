@@ -513,14 +513,14 @@ extension StateStore {
                 // now known by that URL's key. Every record keeps meaning the same episode: its
                 // identity is made again by the new rule. Where two old identities make one new one
                 // (the same episode under two tokens), the first keeps it and the other stays as it
-                // was, with its files (`rekeyEpisode`).
+                // was, with its files (`EpisodeRecords.rekey`).
                 let episodes = try connection.prepare(
-                    (["downloads"] + StateStore.episodeRecordTables).map {
+                    (["downloads"] + EpisodeRecords.tables).map {
                         "SELECT feed, identity FROM \($0) WHERE identity LIKE 'enclosure:%'"
                     }.joined(separator: " UNION "))
                 let found = try episodes.rows { row throws(SQLiteError) in (feed: try row.string(at: 0), identity: try row.string(at: 1)) }
                 for episode in found where StateStore.renewedIdentity(episode.identity) != episode.identity {
-                    try StateStore.rekeyEpisode(
+                    try EpisodeRecords.rekey(
                         feed: episode.feed, identity: episode.identity, to: StateStore.renewedIdentity(episode.identity), in: connection)
                 }
                 let subscriptionEpisodes = try connection.prepare(
@@ -598,13 +598,13 @@ extension StateStore {
                     try respell.run()
                     try respell.reset()
                 }
-                // Every record keyed by a feed's address, under its one form (`moveEpisodeRecords`).
+                // Every record keyed by a feed's address, under its one form (`EpisodeRecords.move`).
                 // Where that form has a download record of the same episode already (downloaded
                 // once per spelling), the other stays under its old key, with its files.
                 let feeds = try connection.prepare(
-                    (["downloads"] + StateStore.episodeRecordTables).map { "SELECT feed FROM \($0)" }.joined(separator: " UNION "))
+                    (["downloads"] + EpisodeRecords.tables).map { "SELECT feed FROM \($0)" }.joined(separator: " UNION "))
                 for feed in try feeds.rows({ row throws(SQLiteError) in try row.string(at: 0) }) where FeedAddress.normalized(feed) != feed {
-                    try StateStore.moveEpisodeRecords(fromFeed: feed, toFeed: FeedAddress.normalized(feed), in: connection)
+                    try EpisodeRecords.move(fromFeed: feed, toFeed: FeedAddress.normalized(feed), in: connection)
                 }
                 let listing = try connection.prepare("SELECT feed_url FROM current_listing WHERE feed_url IS NOT NULL")
                 if let feed = try listing.firstRow({ row throws(SQLiteError) in try row.string(at: 0) }), FeedAddress.normalized(feed) != feed {

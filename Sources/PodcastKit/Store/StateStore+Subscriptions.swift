@@ -312,7 +312,7 @@ extension StateStore {
         try update.bind(refresh.cacheEntry?.lastModified, named: ":last_modified")
         try update.bind(refresh.id, named: ":id")
         try update.run()
-        if let entry = refresh.cacheEntry { try upsertFeedCacheEntry(entry) }
+        if let entry = refresh.cacheEntry { try feedCache.upsert(entry) }
         if let episodes = refresh.episodes {
             let verdict = try recordEpisodes(episodes, of: current)
             triage.new = verdict.new.count
@@ -476,7 +476,7 @@ extension StateStore {
         try moveSubscription.bind(address, named: ":new")
         try moveSubscription.bind(subscription.id, named: ":id")
         try moveSubscription.run()
-        try Self.moveEpisodeRecords(fromFeed: subscription.url, toFeed: address, in: connection)
+        try EpisodeRecords.move(fromFeed: subscription.url, toFeed: address, in: connection)
         return nil
     }
 
@@ -552,14 +552,14 @@ extension StateStore {
     }
 
     /// Gives the episode `key` of subscription `subscription` the identity `identity` in every
-    /// record of it (`rekeyEpisode`).
+    /// record of it (`EpisodeRecords.rekey`).
     private func rekey(_ key: EpisodeKey, to identity: String, of subscription: Int) throws(SQLiteError) {
         let episode = try connection.prepare("UPDATE subscription_episodes SET identity = ?1 WHERE subscription = ?2 AND identity = ?3")
         try episode.bind(identity, at: 1)
         try episode.bind(subscription, at: 2)
         try episode.bind(key.identity, at: 3)
         try episode.run()
-        try Self.rekeyEpisode(feed: key.feed, identity: key.identity, to: identity, in: connection)
+        try EpisodeRecords.rekey(feed: key.feed, identity: key.identity, to: identity, in: connection)
     }
 
     /// A subscription's own value of `key` (a column of text), read as the setting reads it; nil

@@ -240,5 +240,42 @@ public final class StateStore {
     }
 }
 
+// MARK: The tables, each a type of its own holding the store
+
+extension StateStore {
+    /// The placements table: finished files on their way to their names.
+    var placements: Placements { Placements(store: self) }
+
+    /// Every address of every subscription, current and earlier.
+    var subscriptionAddresses: SubscriptionAddresses { SubscriptionAddresses(store: self) }
+
+    /// The stop requests `pause` and `cancel` address to the processes running downloads.
+    public var stopRequests: StopRequests { StopRequests(store: self) }
+
+    /// The last search and its results.
+    public var lastSearch: LastSearch { LastSearch(store: self) }
+
+    /// The downloads with when each last changed, as `status` and `history` show them.
+    public var downloadActivity: DownloadActivity { DownloadActivity(store: self) }
+
+    /// The validators and body files of the feeds fetched before.
+    public var feedCache: FeedCacheEntries { FeedCacheEntries(store: self) }
+
+    /// The files podcast wrote beside episodes and into podcast folders.
+    public var libraryFiles: LibraryFiles { LibraryFiles(store: self) }
+
+    /// The updates queued for the background worker.
+    public var updateRequests: UpdateRequests { UpdateRequests(store: self) }
+
+    /// The downloads queued for the background worker, batch by batch.
+    public var batches: Batches { Batches(store: self) }
+
+    /// The numbered listing later commands' numbers refer to.
+    public var currentListing: CurrentListing { CurrentListing(store: self) }
+
+    /// The episodes podcast deleted the files of.
+    public var deletedEpisodes: DeletedEpisodes { DeletedEpisodes(store: self) }
+}
+
 @available(*, unavailable, message: "a StateStore wraps a single-threaded SQLite handle; open one per thread")
 extension StateStore: Sendable {}

@@ -107,7 +107,7 @@ public struct SubscriptionUpdate {
         }
         let answers = try store.lastAnswers()
         // Every subscription's addresses, due or not: no feed may move onto another's.
-        let owners = try store.subscriptionOwners()
+        let owners = try store.subscriptionAddresses.owners()
         let round = FeedRound(
             due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) },
             http: settings.engine.http.forFeeds, deadlines: deadlines,

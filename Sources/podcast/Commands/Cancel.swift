@@ -37,6 +37,6 @@ struct Cancel: ParsableCommand, OutputConfigured {
         let outcome = try DownloadControl.stop(.cancel, of: keys, store: store)
         // Cancelled episodes settle their batches (and may finish one) even with no worker running.
         BatchCompletion.settle(store: store, context: context)
-        StopRendering(verb: "cancelled", outcome: outcome, listed: ListingSelection.listed(in: try store.currentListing())).report(json: output.json, console: context.console)
+        StopRendering(verb: "cancelled", outcome: outcome, listed: ListingSelection.listed(in: try store.currentListing.load())).report(json: output.json, console: context.console)
     }
 }

@@ -99,7 +99,7 @@ struct Delete: ParsableCommand {
     /// there are none; the filters narrow them next.
     private func candidates(store: StateStore) throws -> [DownloadRecord] {
         guard !selection.isEmpty else { return try store.downloadRecords() }
-        guard let listing = try store.currentListing() else {
+        guard let listing = try store.currentListing.load() else {
             throw UsageError("there is no listing to delete from; run podcast episodes <feed> first, or give only filters such as --older-than")
         }
         let records = try store.downloadRecords(feed: listing.source.feedKey)

@@ -96,7 +96,7 @@ struct Download: ParsableCommand, OutputConfigured {
             listing = try list(words.removeFirst(), store: store, context: context)
             if words.isEmpty { words = [filters.filter.isEmpty ? "1" : "all"] }
         } else {
-            guard let current = try store.currentListing() else {
+            guard let current = try store.currentListing.load() else {
                 throw UsageError("there is no listing to download from; run podcast episodes <feed> first, or name the feed first")
             }
             listing = current
@@ -111,7 +111,7 @@ struct Download: ParsableCommand, OutputConfigured {
         for move in fetched.moves { context.console.note(move) }
         for warning in fetched.result.warnings { context.console.warning(warning) }
         let listing = Listing(feed: fetched.result.feed, url: fetched.url)
-        try store.replaceListing(listing)
+        try store.currentListing.replace(with: listing)
         return listing
     }
 }

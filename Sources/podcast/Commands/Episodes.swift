@@ -73,7 +73,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records)
         show(rendering, console: context.console)
         // Stored straight from the feed: its items (2 MB for 10,000 episodes) are never all made.
-        try store.replaceListing(feed: parsed, url: url, limit: limit)
+        try store.currentListing.replace(feed: parsed, url: url, limit: limit)
         return count
     }
 

@@ -48,8 +48,8 @@ struct History: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
-        let finished = try store.finishedDownloads(since: nil, limit: limit).map { Entry.downloaded($0.record, $0.updated) }
-        let deleted = try store.deletedEpisodes(limit: limit).map(Entry.deleted)
+        let finished = try store.downloadActivity.finished(since: nil, limit: limit).map { Entry.downloaded($0.record, $0.updated) }
+        let deleted = try store.deletedEpisodes.latest(limit: limit).map(Entry.deleted)
         var entries = (finished + deleted).sorted { $0.when > $1.when }
         if let limit { entries = Array(entries.prefix(limit)) }
         if output.json {

@@ -39,6 +39,6 @@ struct Pause: ParsableCommand, OutputConfigured {
         let store = try context.openStore()
         let keys = try ListingSelection.keys(selection, filter: filters.filter, store: store, verb: "pause")
         let outcome = try DownloadControl.stop(.pause, of: keys, store: store)
-        StopRendering(verb: "paused", outcome: outcome, listed: ListingSelection.listed(in: try store.currentListing())).report(json: output.json, console: context.console)
+        StopRendering(verb: "paused", outcome: outcome, listed: ListingSelection.listed(in: try store.currentListing.load())).report(json: output.json, console: context.console)
     }
 }

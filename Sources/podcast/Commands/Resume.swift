@@ -35,7 +35,7 @@ struct Resume: ParsableCommand, OutputConfigured {
         let context = try CommandContext.current()
         let store = try context.openStore()
         let records = try store.unfinishedDownloads()
-        let listing = try store.currentListing()
+        let listing = try store.currentListing.load()
         let items = records.map { DownloadItem(resuming: $0, listing: listing) }
         if let note = Self.leftAlone(try store.downloadsFailedForGood()) { context.console.note(note) }
         guard !items.isEmpty else {

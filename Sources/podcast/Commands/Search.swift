@@ -66,9 +66,9 @@ struct Search: ParsableCommand, OutputConfigured {
         // Remember the numbers before showing them, so every number on screen already works.
         let store = try context.openStore()
         try store.transaction {
-            try store.replaceLastSearch(outcome)
+            try store.lastSearch.replace(with: outcome)
             if media == .music {
-                try store.replaceListing(outcome.previewListing)
+                try store.currentListing.replace(with: outcome.previewListing)
             }
         }
 

@@ -30,7 +30,7 @@ struct Show: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
-        guard let listing = try store.currentListing() else {
+        guard let listing = try store.currentListing.load() else {
             throw UsageError("there is no listing to show from; run podcast episodes <feed> first")
         }
         guard let item = listing.items.first(where: { $0.number == number }) else {

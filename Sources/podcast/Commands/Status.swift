@@ -49,7 +49,7 @@ struct Status: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current(tolerant: true)
         let store = try context.openStore()
-        let listing = try store.currentListing()
+        let listing = try store.currentListing.load()
         let scope: DownloadStatus.FinishedScope = all ? .all : output.json ? .recent : .latest(StatusRendering.latestFinished)
         let read = { () throws -> StatusRendering in
             let status = try DownloadStatus.read(store: store, paths: context.paths, finished: scope)

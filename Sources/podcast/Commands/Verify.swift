@@ -40,7 +40,7 @@ struct Verify: ParsableCommand {
         let store = try context.openStore()
         var records = try store.downloadRecords()
         if !selection.isEmpty {
-            guard let listing = try store.currentListing() else {
+            guard let listing = try store.currentListing.load() else {
                 throw UsageError("there is no listing to verify from; run podcast episodes <feed> first, or give no selection")
             }
             let keys = Set(try listing.selectedItems(selection, filter: filters.filter, records: try store.downloadRecords(feed: listing.source.feedKey))

@@ -11,7 +11,7 @@ enum BackgroundSubmission {
     ) throws {
         let settings = try context.settings(transfer.given).settings
         let queued = try queue(settings, context: context) { settings throws in
-            try store.enqueueBatch(items, settings: settings, onComplete: background.onComplete)
+            try store.batches.enqueue(items, settings: settings, onComplete: background.onComplete)
         }
         BatchCompletion.settle(store: store, context: context)
         let worker = queued.queued > 0 ? try startWorker(context: context, otherwise: "the episodes stay queued: run podcast resume") : nil
@@ -44,7 +44,7 @@ enum BackgroundSubmission {
         var settings = try context.settings(transfer.given).settings
         settings.feedTimeout = deadlines.feed
         let id = try queue(settings, context: context) { queued throws in
-            try store.enqueueUpdate(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: queued)
+            try store.updateRequests.enqueue(subscriptions: subscriptions?.map(\.id), refresh: refresh, settings: queued)
         }
         let worker = try startWorker(context: context, otherwise: "run podcast update in the foreground")
         let log = context.paths.workerLog

@@ -86,7 +86,7 @@ struct CommandContext {
     /// What fetches feeds by URL, with conditional GET against the feed cache in the home.
     func feedFetcher(store: StateStore, progress: ((FeedFetchProgress) -> Void)? = nil) -> FeedFetcher {
         FeedFetcher(
-            settings: httpSettings, feedTimeout: base.settings.feedTimeout, cache: store,
+            settings: httpSettings, feedTimeout: base.settings.feedTimeout, cache: store.feedCache,
             cacheDirectory: paths.home + "/feeds", progress: progress)
     }
 

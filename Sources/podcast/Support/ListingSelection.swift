@@ -9,7 +9,7 @@ enum ListingSelection {
         // Filters alone narrow the whole listing.
         let words = words.isEmpty && !filter.isEmpty ? ["all"] : words
         guard !words.isEmpty, !words.contains(where: { $0.lowercased() == "all" }) || !filter.isEmpty else { return nil }
-        guard let listing = try store.currentListing() else {
+        guard let listing = try store.currentListing.load() else {
             throw UsageError("there is no listing to \(verb) from; give all, or run podcast episodes <feed> first")
         }
         return try listing.selectedItems(words, filter: filter, records: try store.downloadRecords(feed: listing.source.feedKey)).map(\.key)

@@ -87,7 +87,7 @@ public struct FileOwnership {
 
     /// What the file at `path` is to `reason`, by the store's record of it.
     public func verdict(_ path: String, for reason: Reason) throws -> Verdict {
-        try check(path, recorded: try store.recordedFile(path: path), for: reason).verdict
+        try check(path, recorded: try store.libraryFiles.recordedFile(path: path), for: reason).verdict
     }
 
     /// What the file at `path` is to `reason`, by `recorded`, and which file was checked: the
@@ -193,14 +193,14 @@ public struct FileOwnership {
     /// Removes the file at `path` if it is podcast's for `reason`. Its record stays for the caller
     /// to forget: an episode's deletion is also remembered (`StateStore.forgetDeletedDownload`).
     public func remove(_ path: String, for reason: Reason) throws -> Removal {
-        try remove(path, checked: try check(path, recorded: try store.recordedFile(path: path), for: reason))
+        try remove(path, checked: try check(path, recorded: try store.libraryFiles.recordedFile(path: path), for: reason))
     }
 
     /// Removes the earlier copy of an episode fetched again under a new name, as `earlier` (read
     /// before the new copy's record replaced it) describes it: only while no record names that
     /// path again (another episode may have taken the free name meanwhile).
     public func removeEarlierCopy(_ earlier: RecordedFile, of key: EpisodeKey) throws -> Removal {
-        if try store.recordedFile(path: earlier.path) != nil {
+        if try store.libraryFiles.recordedFile(path: earlier.path) != nil {
             return .refused(Refusal(.notForThisReason, "left \(earlier.path) in place: another of podcast's files has that name now"))
         }
         return try remove(earlier.path, checked: try check(earlier.path, recorded: earlier, for: .refetch(key)))
@@ -231,7 +231,7 @@ public struct FileOwnership {
     /// there only when that is podcast's for `reason`, else only where nothing is. Returns why it
     /// was not placed (`source` is then left for the caller to remove), or nil when it was.
     public func place(_ source: String, at destination: String, for reason: Reason) throws -> String? {
-        let checked = try check(destination, recorded: try store.recordedFile(path: destination), for: reason)
+        let checked = try check(destination, recorded: try store.libraryFiles.recordedFile(path: destination), for: reason)
         switch checked.verdict {
         case .refused(let why):
             return why.message

@@ -40,13 +40,17 @@ public struct StopOutcome: Sendable, Equatable {
     public var neverDownloaded: [EpisodeKey] = []
 }
 
-extension StateStore {
+/// The stop requests table (`download_requests`): what `pause` and `cancel` ask of the processes
+/// running downloads, until those take it.
+public struct StopRequests {
+    let store: StateStore
+
     /// Stops downloads in one transaction. `pause` takes queued and running ones; `cancel` takes
     /// every unfinished one. `keys` limits it to those episodes (nil: all). A download that a live
     /// process runs gets a request addressed to that process, which stops it at its next progress
     /// poll; any other is paused (resume data kept, no owner) or deleted here.
-    public func requestStop(_ request: StopRequest, of keys: [EpisodeKey]?) throws(StoreError) -> StopOutcome {
-        try write { () throws(SQLiteError) -> StopOutcome in
+    public func request(_ request: StopRequest, of keys: [EpisodeKey]?) throws(StoreError) -> StopOutcome {
+        try store.write { () throws(SQLiteError) -> StopOutcome in
             // Requests whose addressee died unanswered would only confuse the next look at them.
             for stale in try selectStopRequests() where !stale.owner.isAlive {
                 try deleteStopRequest(stale.key)
@@ -56,15 +60,15 @@ extension StateStore {
             var outcome = StopOutcome()
             if let keys {
                 for key in keys {
-                    guard let record = try selectDownload(key) else {
+                    guard let record = try store.selectDownload(key) else {
                         outcome.neverDownloaded.append(key)
                         continue
                     }
                     if stoppable.contains(record.state) { records.append(record) } else { outcome.notStopped.append(record) }
                 }
             } else {
-                let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE state != 'downloaded'")
-                records = try query.rows { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
+                let query = try store.connection.prepare("SELECT \(StateStore.downloadColumns) FROM downloads WHERE state != 'downloaded'")
+                records = try query.rows { row throws(SQLiteError) in try StateStore.downloadRecord(from: row) }
             }
             for var record in records where stoppable.contains(record.state) {
                 if [.queued, .downloading].contains(record.state), let owner = record.owner, owner.isAlive {
@@ -77,9 +81,9 @@ extension StateStore {
                         record.owner = nil
                         record.speed = nil
                         record.error = "paused"
-                        try upsertDownload(record)
+                        try store.upsertDownload(record)
                     case .cancel:
-                        try deleteDownloadRow(record.key)
+                        try store.deleteDownloadRow(record.key)
                     }
                     outcome.stopped.append(record)
                 }
@@ -89,9 +93,9 @@ extension StateStore {
     }
 
     /// Takes (reads and deletes) the stop requests addressed to `owner`.
-    public func takeStopRequests(for owner: ProcessOwner) throws(StoreError) -> [AddressedStopRequest] {
-        try write { () throws(SQLiteError) -> [AddressedStopRequest] in
-            let query = try prepared("""
+    public func take(for owner: ProcessOwner) throws(StoreError) -> [AddressedStopRequest] {
+        try store.write { () throws(SQLiteError) -> [AddressedStopRequest] in
+            let query = try store.prepared("""
                 DELETE FROM download_requests WHERE owner_pid = :pid AND owner_boot = :boot
                 RETURNING feed, identity, request, owner_start
                 """)
@@ -107,12 +111,12 @@ extension StateStore {
     }
 
     /// The stop requests not yet taken by the processes they are addressed to.
-    public func pendingStopRequests() throws(StoreError) -> [AddressedStopRequest] {
-        try read { () throws(SQLiteError) in try selectStopRequests() }
+    public func pending() throws(StoreError) -> [AddressedStopRequest] {
+        try store.read { () throws(SQLiteError) in try selectStopRequests() }
     }
 
     private func selectStopRequests() throws(SQLiteError) -> [AddressedStopRequest] {
-        let query = try connection.prepare("SELECT feed, identity, request, owner_pid, owner_boot, owner_start FROM download_requests")
+        let query = try store.connection.prepare("SELECT feed, identity, request, owner_pid, owner_boot, owner_start FROM download_requests")
         return try query.rows { row throws(SQLiteError) in
             AddressedStopRequest(
                 feed: try row.string(at: 0), identity: try row.string(at: 1),
@@ -122,26 +126,14 @@ extension StateStore {
     }
 
     private func deleteStopRequest(_ key: EpisodeKey) throws(SQLiteError) {
-        let statement = try prepared("DELETE FROM download_requests WHERE feed = :feed AND identity = :identity")
-        try statement.bind(key.feed, named: ":feed")
-        try statement.bind(key.identity, named: ":identity")
-        try statement.run()
-    }
-
-    /// Deletes the record of the episode `key` (a cancelled download).
-    public func deleteDownload(_ key: EpisodeKey) throws(StoreError) {
-        try write { () throws(SQLiteError) in try deleteDownloadRow(key) }
-    }
-
-    private func deleteDownloadRow(_ key: EpisodeKey) throws(SQLiteError) {
-        let statement = try prepared("DELETE FROM downloads WHERE feed = :feed AND identity = :identity")
+        let statement = try store.prepared("DELETE FROM download_requests WHERE feed = :feed AND identity = :identity")
         try statement.bind(key.feed, named: ":feed")
         try statement.bind(key.identity, named: ":identity")
         try statement.run()
     }
 
     private func address(_ request: StopRequest, to owner: ProcessOwner, key: EpisodeKey) throws(SQLiteError) {
-        let statement = try prepared("""
+        let statement = try store.prepared("""
             INSERT OR REPLACE INTO download_requests (feed, identity, request, owner_pid, owner_boot, owner_start)
             VALUES (:feed, :identity, :request, :pid, :boot, :start)
             """)

@@ -1,11 +1,14 @@
 import CSQLite
 import FoundationEssentials
 
-extension StateStore {
+/// The feed cache table (`feed_cache`): the validators and body file of each feed fetched before.
+public struct FeedCacheEntries: FeedCache {
+    let store: StateStore
+
     /// The cache entry of the feed at `url`, if it was fetched before.
-    public func feedCacheEntry(url: String) throws(StoreError) -> FeedCacheEntry? {
-        try read { () throws(SQLiteError) -> FeedCacheEntry? in
-            let query = try connection.prepare("""
+    public func entry(url: String) throws(StoreError) -> FeedCacheEntry? {
+        try store.read { () throws(SQLiteError) -> FeedCacheEntry? in
+            let query = try store.connection.prepare("""
                 SELECT etag, last_modified, body_file, fetched_at FROM feed_cache WHERE url = :url
                 """)
             try query.bind(url, named: ":url")
@@ -19,13 +22,13 @@ extension StateStore {
     }
 
     /// Stores (or replaces) the cache entry of `entry.url`.
-    public func saveFeedCacheEntry(_ entry: FeedCacheEntry) throws(StoreError) {
-        try write { () throws(SQLiteError) in try upsertFeedCacheEntry(entry) }
+    public func save(_ entry: FeedCacheEntry) throws(StoreError) {
+        try store.write { () throws(SQLiteError) in try upsert(entry) }
     }
 
     /// Stores `entry` inside the caller's transaction.
-    func upsertFeedCacheEntry(_ entry: FeedCacheEntry) throws(SQLiteError) {
-        let upsert = try connection.prepare("""
+    func upsert(_ entry: FeedCacheEntry) throws(SQLiteError) {
+        let upsert = try store.connection.prepare("""
             INSERT INTO feed_cache (url, etag, last_modified, body_file, fetched_at)
             VALUES (:url, :etag, :last_modified, :body_file, :fetched_at)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,

@@ -3,15 +3,19 @@ import FoundationEssentials
 import Glibc
 import PodcastPlatform
 
-extension StateStore {
+/// The batches table (`batches`, `batch_items`): the downloads queued for the background worker,
+/// batch by batch, until each settles.
+public struct Batches {
+    let store: StateStore
+
     /// Queues `items` as a new batch for the background worker, all in one transaction: each
     /// episode becomes a `queued` record with no owner (its resume data and partial file kept), so
     /// the worker can take it. An episode already downloaded settles at once as skipped; one that
     /// a live process is fetching is left to it and settles when that process ends it.
-    public func enqueueBatch(_ items: [DownloadItem], settings: QueuedSettings, onComplete: String?) throws(StoreError) -> QueuedBatch {
+    public func enqueue(_ items: [DownloadItem], settings: QueuedSettings, onComplete: String?) throws(StoreError) -> QueuedBatch {
         let encodedOptions = settings.stored
-        return try write { () throws(SQLiteError) -> QueuedBatch in
-            let insert = try connection.prepare("""
+        return try store.write { () throws(SQLiteError) -> QueuedBatch in
+            let insert = try store.connection.prepare("""
                 INSERT INTO batches (created_at, options, on_complete) VALUES (:now, :options, :on_complete) RETURNING id
                 """)
             try insert.bind(Date().timeIntervalSince1970, named: ":now")
@@ -35,7 +39,7 @@ extension StateStore {
         guard let url = item.entry.enclosureURL else {
             return DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: DownloadResult.noMedia)
         }
-        let existing = try selectDownload(item.key)
+        let existing = try store.selectDownload(item.key)
         if let existing {
             if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                 return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded")
@@ -49,12 +53,12 @@ extension StateStore {
             record.adoptResumeData(of: existing)
             record.resume.partialPath = existing.resume.partialPath
         }
-        try upsertDownload(record)
+        try store.upsertDownload(record)
         return nil
     }
 
     private func insertBatchItem(batch: Int, _ item: DownloadItem, outcome: DownloadResult?) throws(SQLiteError) {
-        let statement = try prepared("""
+        let statement = try store.prepared("""
             INSERT OR IGNORE INTO batch_items (batch, feed, identity, number, guid, podcast, title, outcome, path, bytes, error)
             VALUES (:batch, :feed, :identity, :number, :guid, :podcast, :title, :outcome, :path, :bytes, :error)
             """)
@@ -75,12 +79,12 @@ extension StateStore {
     /// The worker's next piece of work: the oldest open batch's queued episodes that no process
     /// owns, taken for `owner` in the same transaction (so `pause` from now on asks `owner`);
     /// with `settings`, only of a batch queued with exactly those settings.
-    public func takeQueuedWork(
+    public func takeWork(
         for owner: ProcessOwner, settings: QueuedSettings? = nil
     ) throws(StoreError) -> (batch: BackgroundBatch, records: [DownloadRecord])? {
         let encodedOptions = settings?.stored
-        return try write { () throws(SQLiteError) -> (batch: BackgroundBatch, records: [DownloadRecord])? in
-            let next = try connection.prepare("""
+        return try store.write { () throws(SQLiteError) -> (batch: BackgroundBatch, records: [DownloadRecord])? in
+            let next = try store.connection.prepare("""
                 SELECT MIN(items.batch) FROM batch_items AS items JOIN batches ON batches.id = items.batch
                 JOIN downloads USING (feed, identity)
                 WHERE batches.finished_at IS NULL AND items.outcome IS NULL
@@ -90,26 +94,26 @@ extension StateStore {
             try next.bind(encodedOptions, named: ":options")
             guard let id = try next.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil,
                 let batch = try selectBatches(where: "id = :id", id: id).first else { return nil }
-            let free = try connection.prepare("""
-                SELECT \(Self.downloadColumns) FROM downloads
+            let free = try store.connection.prepare("""
+                SELECT \(StateStore.downloadColumns) FROM downloads
                 WHERE state = 'queued' AND owner_pid IS NULL
                     AND (feed, identity) IN (SELECT feed, identity FROM batch_items WHERE batch = :batch AND outcome IS NULL)
                 ORDER BY published DESC, title
                 """)
             try free.bind(id, named: ":batch")
-            var records = try free.rows { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
+            var records = try free.rows { row throws(SQLiteError) in try StateStore.downloadRecord(from: row) }
             for index in records.indices {
                 records[index].owner = owner
-                try upsertDownload(records[index])
+                try store.upsertDownload(records[index])
             }
             return (batch, records)
         }
     }
 
     /// True when an open batch still has an episode waiting for a worker, or an update waits.
-    public func hasQueuedWork() throws(StoreError) -> Bool {
-        try read { () throws(SQLiteError) -> Bool in
-            let query = try connection.prepare("""
+    public func hasWork() throws(StoreError) -> Bool {
+        try store.read { () throws(SQLiteError) -> Bool in
+            let query = try store.connection.prepare("""
                 SELECT 1 FROM batch_items AS items JOIN batches ON batches.id = items.batch JOIN downloads USING (feed, identity)
                 WHERE batches.finished_at IS NULL AND items.outcome IS NULL
                     AND downloads.state = 'queued' AND downloads.owner_pid IS NULL
@@ -124,9 +128,9 @@ extension StateStore {
     /// downloaded, failed or vanished (cancelled) record settles its episode; queued, running and
     /// paused ones keep the batch open. Batches whose every episode has settled are finished here,
     /// each with its summary path `<summaries>/<id>.json`, and returned, exactly once across processes.
-    public func settleBatches(summaries: String) throws(StoreError) -> [BackgroundBatch] {
-        try write { () throws(SQLiteError) -> [BackgroundBatch] in
-            try connection.execute("""
+    public func settle(summaries: String) throws(StoreError) -> [BackgroundBatch] {
+        try store.write { () throws(SQLiteError) -> [BackgroundBatch] in
+            try store.connection.execute("""
                 UPDATE batch_items SET outcome = downloads.state, path = downloads.path, bytes = downloads.bytes, error = downloads.error
                 FROM downloads
                 WHERE downloads.feed = batch_items.feed AND downloads.identity = batch_items.identity
@@ -136,14 +140,14 @@ extension StateStore {
                 WHERE outcome IS NULL AND batch IN (SELECT id FROM batches WHERE finished_at IS NULL)
                     AND NOT EXISTS (SELECT 1 FROM downloads WHERE feed = batch_items.feed AND identity = batch_items.identity);
                 """)
-            let finishing = try connection.prepare("""
+            let finishing = try store.connection.prepare("""
                 SELECT id FROM batches WHERE finished_at IS NULL
                     AND NOT EXISTS (SELECT 1 FROM batch_items WHERE batch = batches.id AND outcome IS NULL)
                 """)
             let ids = try finishing.rows { row throws(SQLiteError) in try row.int(at: 0) }
             var finished: [BackgroundBatch] = []
             for id in ids {
-                let update = try connection.prepare("UPDATE batches SET finished_at = :now, summary_path = :path WHERE id = :id")
+                let update = try store.connection.prepare("UPDATE batches SET finished_at = :now, summary_path = :path WHERE id = :id")
                 try update.bind(Date().timeIntervalSince1970, named: ":now")
                 try update.bind(summaries + "/\(id).json", named: ":path")
                 try update.bind(id, named: ":id")
@@ -155,14 +159,14 @@ extension StateStore {
     }
 
     /// The open batches and those finished since `since`, newest first.
-    public func backgroundBatches(finishedSince since: Date) throws(StoreError) -> [BackgroundBatch] {
-        try read { () throws(SQLiteError) -> [BackgroundBatch] in
+    public func all(finishedSince since: Date) throws(StoreError) -> [BackgroundBatch] {
+        try store.read { () throws(SQLiteError) -> [BackgroundBatch] in
             try selectBatches(where: "finished_at IS NULL OR finished_at >= :since", since: since.timeIntervalSince1970)
         }
     }
 
     private func selectBatches(where condition: String, id: Int? = nil, since: Double? = nil) throws(SQLiteError) -> [BackgroundBatch] {
-        let query = try connection.prepare("""
+        let query = try store.connection.prepare("""
             SELECT id, created_at, finished_at, options, on_complete, summary_path FROM batches WHERE \(condition) ORDER BY id DESC
             """)
         if let id { try query.bind(id, named: ":id") }
@@ -181,7 +185,7 @@ extension StateStore {
                 finished: row.optionalDouble(at: 2).map { Date(timeIntervalSince1970: $0) }, settings: settings,
                 onComplete: row.optionalString(at: 4), summaryPath: row.optionalString(at: 5), results: [], pending: 0)
         }
-        let items = try connection.prepare("""
+        let items = try store.connection.prepare("""
             SELECT feed, identity, number, guid, podcast, title, outcome, path, bytes, error
             FROM batch_items WHERE batch = :batch ORDER BY rowid
             """)

@@ -1,10 +1,14 @@
 import CSQLite
 
-extension StateStore {
+/// The library files table (`library_files`): the files podcast wrote beside episodes and into
+/// podcast folders, and what the store says of any file podcast wrote.
+public struct LibraryFiles {
+    let store: StateStore
+
     /// Records `file` as podcast's own (replacing the record of the same path).
-    public func saveLibraryFile(_ file: LibraryFile) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("""
+    public func save(_ file: LibraryFile) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("""
                 INSERT OR REPLACE INTO library_files (path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                 """)
@@ -23,18 +27,18 @@ extension StateStore {
     }
 
     /// Forgets the file at `path` (deleted, or found gone).
-    public func forgetLibraryFile(path: String) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("DELETE FROM library_files WHERE path = ?1")
+    public func forget(path: String) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("DELETE FROM library_files WHERE path = ?1")
             try statement.bind(path, at: 1)
             try statement.run()
         }
     }
 
     /// The companion files of the episode `key`.
-    public func libraryFiles(of key: EpisodeKey) throws(StoreError) -> [LibraryFile] {
-        try read { () throws(SQLiteError) in
-            let query = try prepared("""
+    public func files(of key: EpisodeKey) throws(StoreError) -> [LibraryFile] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.prepared("""
                 SELECT path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed FROM library_files WHERE feed = ?1 AND identity = ?2 ORDER BY path
                 """)
             try query.bind(key.feed, at: 1)
@@ -45,18 +49,18 @@ extension StateStore {
 
     /// The files of the feed `feed` that belong to no episode: its covers and playlists.
     public func podcastFiles(of feed: String) throws(StoreError) -> [LibraryFile] {
-        try read { () throws(SQLiteError) in
+        try store.read { () throws(SQLiteError) in
             try selectLibraryFiles("WHERE feed = :value AND identity IS NULL", value: feed)
         }
     }
 
     /// Every file podcast wrote beside episodes and into podcast folders.
-    public func libraryFiles() throws(StoreError) -> [LibraryFile] {
-        try read { () throws(SQLiteError) in try selectLibraryFiles("WHERE :value IS NOT NULL", value: "all") }
+    public func all() throws(StoreError) -> [LibraryFile] {
+        try store.read { () throws(SQLiteError) in try selectLibraryFiles("WHERE :value IS NOT NULL", value: "all") }
     }
 
     private func selectLibraryFiles(_ condition: String, value: String) throws(SQLiteError) -> [LibraryFile] {
-        let query = try connection.prepare("SELECT path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed FROM library_files \(condition) ORDER BY path")
+        let query = try store.connection.prepare("SELECT path, feed, identity, kind, bytes, sha256, subscription, file_device, file_inode, file_changed FROM library_files \(condition) ORDER BY path")
         try query.bind(value, named: ":value")
         return try query.rows(Self.libraryFile)
     }
@@ -76,8 +80,8 @@ extension StateStore {
     /// episode's companion (whose subscription is its media file's), or a podcast's own file.
     /// `FileOwnership` decides with it.
     public func recordedFile(path: String) throws(StoreError) -> RecordedFile? {
-        try read { () throws(SQLiteError) -> RecordedFile? in
-            let media = try prepared("SELECT feed, identity, state, bytes, sha256, subscription, file_device, file_inode, file_changed FROM downloads WHERE path = ?1")
+        try store.read { () throws(SQLiteError) -> RecordedFile? in
+            let media = try store.prepared("SELECT feed, identity, state, bytes, sha256, subscription, file_device, file_inode, file_changed FROM downloads WHERE path = ?1")
             try media.bind(path, at: 1)
             if let file = try media.firstRow({ row throws(SQLiteError) -> RecordedFile in
                 let key = EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1))
@@ -90,7 +94,7 @@ extension StateStore {
             }) {
                 return file
             }
-            let other = try prepared("""
+            let other = try store.prepared("""
                 SELECT l.feed, l.identity, l.kind, l.bytes, l.sha256,
                     CASE WHEN l.identity IS NULL THEN l.subscription ELSE d.subscription END, l.file_device, l.file_inode, l.file_changed
                 FROM library_files AS l LEFT JOIN downloads AS d ON d.feed = l.feed AND d.identity = l.identity
@@ -115,9 +119,9 @@ extension StateStore {
     /// True when an episode other than `excluded` has its media file at `stem` plus one extension
     /// (`stem.mp3` for the stem of `stem.m4a`): its companions would have the same names.
     public func hasMediaFile(stem: String, excluding excluded: EpisodeKey) throws(StoreError) -> Bool {
-        try read { () throws(SQLiteError) -> Bool in
+        try store.read { () throws(SQLiteError) -> Bool in
             // Every path that starts with "stem.", as a range ('/' follows '.'), then checked for one extension.
-            let query = try prepared("SELECT path, feed, identity FROM downloads WHERE path >= ?1 AND path < ?2")
+            let query = try store.prepared("SELECT path, feed, identity FROM downloads WHERE path >= ?1 AND path < ?2")
             try query.bind(stem + ".", at: 1)
             try query.bind(stem + "/", at: 2)
             let found = try query.rows { row throws(SQLiteError) in

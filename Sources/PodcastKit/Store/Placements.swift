@@ -25,12 +25,16 @@ public struct Placement: Sendable, Equatable {
     }
 }
 
-extension StateStore {
+/// The placements table: each finished file recorded before its move to its name, until the
+/// record that names it is written.
+struct Placements {
+    let store: StateStore
+
     /// Records that the files of `placements` are about to take their names, in one transaction.
-    func recordPlacements(_ placements: [Placement]) throws(StoreError) {
+    func record(_ placements: [Placement]) throws(StoreError) {
         guard !placements.isEmpty else { return }
-        try write { () throws(SQLiteError) in
-            let insert = try prepared("""
+        try store.write { () throws(SQLiteError) in
+            let insert = try store.prepared("""
                 INSERT OR REPLACE INTO placements (feed, identity, device, inode, bytes, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                 """)
             for placement in placements {
@@ -47,9 +51,9 @@ extension StateStore {
     }
 
     /// The placement a run recorded for `key` and did not finish, if any.
-    func placement(of key: EpisodeKey) throws(StoreError) -> Placement? {
-        try read { () throws(SQLiteError) -> Placement? in
-            let query = try prepared("SELECT device, inode, bytes, sha256 FROM placements WHERE feed = ?1 AND identity = ?2")
+    func recorded(for key: EpisodeKey) throws(StoreError) -> Placement? {
+        try store.read { () throws(SQLiteError) -> Placement? in
+            let query = try store.prepared("SELECT device, inode, bytes, sha256 FROM placements WHERE feed = ?1 AND identity = ?2")
             try query.bind(key.feed, at: 1)
             try query.bind(key.identity, at: 2)
             return try query.firstRow { row throws(SQLiteError) in
@@ -61,10 +65,10 @@ extension StateStore {
     }
 
     /// Forgets the placements of `keys`: their files are recorded, or never moved.
-    func forgetPlacements(_ keys: [EpisodeKey]) throws(StoreError) {
+    func forget(_ keys: [EpisodeKey]) throws(StoreError) {
         guard !keys.isEmpty else { return }
-        try write { () throws(SQLiteError) in
-            let delete = try prepared("DELETE FROM placements WHERE feed = ?1 AND identity = ?2")
+        try store.write { () throws(SQLiteError) in
+            let delete = try store.prepared("DELETE FROM placements WHERE feed = ?1 AND identity = ?2")
             for key in keys {
                 try delete.bind(key.feed, at: 1)
                 try delete.bind(key.identity, at: 2)

@@ -1,12 +1,16 @@
 import PodcastHTTP
 
-extension StateStore {
+/// The addresses of the subscriptions (`subscriptions.url` and `subscription_urls`), as `update`
+/// needs them to keep one subscription from moving onto another's address.
+struct SubscriptionAddresses {
+    let store: StateStore
+
     /// Every address a subscription has, its current one and each earlier one (`subscription_urls`),
     /// by `FeedAddress.normalized`, with the subscription that has it: where `update` may not
     /// move another subscription.
-    func subscriptionOwners() throws(StoreError) -> [String: FeedRefresh.Owner] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("""
+    func owners() throws(StoreError) -> [String: FeedRefresh.Owner] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("""
                 SELECT url, id, title FROM subscriptions
                 UNION ALL
                 SELECT u.url, s.id, s.title FROM subscription_urls AS u JOIN subscriptions AS s ON s.id = u.subscription

@@ -1,22 +1,26 @@
 import CSQLite
 import FoundationEssentials
 
-extension StateStore {
+/// The current listing (`current_listing`): the numbered episodes or previews the last `episodes`,
+/// `search` or `download` showed, which later commands' numbers refer to.
+public struct CurrentListing {
+    let store: StateStore
+
     /// Replaces the current listing and all of its items with `listing`, in one transaction.
-    public func replaceListing(_ listing: Listing) throws(StoreError) {
-        try replaceListing(source: listing.source, items: listing.items)
+    public func replace(with listing: Listing) throws(StoreError) {
+        try replace(source: listing.source, items: listing.items)
     }
 
     /// Replaces the current listing with `feed`'s first `limit` episodes (all when nil), listed
-    /// under `url`: `replaceListing(Listing(feed:url:limit:))` without making every item first.
-    public func replaceListing(feed: Feed, url: String, limit: Int?) throws(StoreError) {
-        try replaceListing(source: .feed(url: url, title: feed.title), items: Listing.items(of: feed, limit: limit))
+    /// under `url`: `replace(with: Listing(feed:url:limit:))` without making every item first.
+    public func replace(feed: Feed, url: String, limit: Int?) throws(StoreError) {
+        try replace(source: .feed(url: url, title: feed.title), items: Listing.items(of: feed, limit: limit))
     }
 
-    private func replaceListing(source: Listing.Source, items: some Collection<ListingItem>) throws(StoreError) {
+    private func replace(source: Listing.Source, items: some Collection<ListingItem>) throws(StoreError) {
         let items = StoredListingItems.encode(items)
-        try write { () throws(SQLiteError) in
-            let replace = try connection.prepare("""
+        try store.write { () throws(SQLiteError) in
+            let replace = try store.connection.prepare("""
                 INSERT OR REPLACE INTO current_listing (id, source, feed_url, feed_title, search_term, created_at, items)
                 VALUES (1, :source, :feed_url, :feed_title, :search_term, :created_at, :items)
                 """)
@@ -39,9 +43,9 @@ extension StateStore {
     }
 
     /// The current listing and its items, or nil when none has been stored.
-    public func currentListing() throws(StoreError) -> Listing? {
-        try read { () throws(SQLiteError) -> Listing? in
-            let statement = try connection.prepare("""
+    public func load() throws(StoreError) -> Listing? {
+        try store.read { () throws(SQLiteError) -> Listing? in
+            let statement = try store.connection.prepare("""
                 SELECT source, feed_url, feed_title, search_term, items FROM current_listing
                 """)
             return try statement.firstRow { row throws(SQLiteError) -> Listing in

@@ -1,14 +1,17 @@
 import CSQLite
 import FoundationEssentials
 
-extension StateStore {
-    /// Replaces the last search and all of its results with `outcome`, in one transaction.
-    public func replaceLastSearch(_ outcome: SearchOutcome) throws(StoreError) {
-        try write { () throws(SQLiteError) in
-            // Cascades to the old results.
-            try connection.execute("DELETE FROM last_search")
+/// The last search and its results (`last_search`, `search_results`): what `podcast feed N` reads.
+public struct LastSearch {
+    let store: StateStore
 
-            let search = try connection.prepare("""
+    /// Replaces the last search and all of its results with `outcome`, in one transaction.
+    public func replace(with outcome: SearchOutcome) throws(StoreError) {
+        try store.write { () throws(SQLiteError) in
+            // Cascades to the old results.
+            try store.connection.execute("DELETE FROM last_search")
+
+            let search = try store.connection.prepare("""
                 INSERT INTO last_search (id, term, media, country, result_limit, searched_at, skipped_other_kinds)
                 VALUES (1, :term, :media, :country, :limit, :searched_at, :skipped)
                 """)
@@ -20,7 +23,7 @@ extension StateStore {
             try search.bind(outcome.skippedOtherKinds, named: ":skipped")
             try search.run()
 
-            let insert = try connection.prepare("""
+            let insert = try store.connection.prepare("""
                 INSERT INTO search_results (
                     search, number, item_id, name, artist, feed_url, preview_url,
                     genre, episode_count, artwork_url, store_url, release_date
@@ -48,9 +51,9 @@ extension StateStore {
     }
 
     /// The last search and its results, or nil when no search has been stored.
-    public func lastSearch() throws(StoreError) -> SearchOutcome? {
-        try read { () throws(SQLiteError) -> SearchOutcome? in
-            let search = try connection.prepare("""
+    public func load() throws(StoreError) -> SearchOutcome? {
+        try store.read { () throws(SQLiteError) -> SearchOutcome? in
+            let search = try store.connection.prepare("""
                 SELECT term, media, country, result_limit, skipped_other_kinds FROM last_search
                 """)
             let stored = try search.firstRow { row throws(SQLiteError) -> SearchOutcome in
@@ -66,17 +69,17 @@ extension StateStore {
             }
             guard var outcome = stored else { return nil }
 
-            let results = try connection.prepare("SELECT \(resultColumns) FROM search_results ORDER BY number")
+            let results = try store.connection.prepare("SELECT \(resultColumns) FROM search_results ORDER BY number")
             outcome.results = try results.rows(searchResult(from:))
             return outcome
         }
     }
 
     /// The result numbered `number` in the last search, or nil when there is none.
-    public func searchResult(number: Int) throws(StoreError) -> SearchResult? {
+    public func result(number: Int) throws(StoreError) -> SearchResult? {
         // One statement reads one snapshot: no explicit transaction needed.
-        try sqlite { () throws(SQLiteError) -> SearchResult? in
-            let statement = try connection.prepare(
+        try store.sqlite { () throws(SQLiteError) -> SearchResult? in
+            let statement = try store.connection.prepare(
                 "SELECT \(resultColumns) FROM search_results WHERE number = :number"
             )
             try statement.bind(number, named: ":number")

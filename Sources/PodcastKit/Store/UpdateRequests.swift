@@ -1,12 +1,15 @@
 import CSQLite
 import FoundationEssentials
 
-extension StateStore {
+/// The update requests table (`update_requests`): the updates queued for the background worker.
+public struct UpdateRequests {
+    let store: StateStore
+
     /// Queues an update for the background worker; returns its number.
-    public func enqueueUpdate(subscriptions: [Int]?, refresh: Bool, settings: QueuedSettings) throws(StoreError) -> Int {
+    public func enqueue(subscriptions: [Int]?, refresh: Bool, settings: QueuedSettings) throws(StoreError) -> Int {
         let ids = subscriptions.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
-        return try write { () throws(SQLiteError) -> Int in
-            let insert = try connection.prepare("""
+        return try store.write { () throws(SQLiteError) -> Int in
+            let insert = try store.connection.prepare("""
                 INSERT INTO update_requests (created_at, subscriptions, refresh, settings)
                 VALUES (:now, :subscriptions, :refresh, :settings) RETURNING id
                 """)
@@ -23,9 +26,9 @@ extension StateStore {
 
     /// Takes the oldest waiting update (it is removed: an update cut short is not retried, the
     /// next one fetches the feeds again and `resume` continues its downloads).
-    public func takeUpdateRequest() throws(StoreError) -> UpdateRequest? {
-        try write { () throws(SQLiteError) -> UpdateRequest? in
-            let query = try connection.prepare("""
+    public func takeOldest() throws(StoreError) -> UpdateRequest? {
+        try store.write { () throws(SQLiteError) -> UpdateRequest? in
+            let query = try store.connection.prepare("""
                 DELETE FROM update_requests WHERE id = (SELECT MIN(id) FROM update_requests)
                 RETURNING id, subscriptions, refresh, settings
                 """)
