@@ -21,7 +21,7 @@ struct BatchChores {
     /// When the files ready now are finished at the latest (nil: none is ready).
     private(set) var finishBy: ContinuousClock.Instant?
     /// Set once the user was told that progress records cannot be written.
-    private(set) var toldProgressUnrecorded = false
+    private var toldProgressUnrecorded = false
 
     init(now: ContinuousClock.Instant = .now) {
         lastRefill = now

@@ -94,7 +94,7 @@ extension DownloadBatch {
         guard let url = item.entry.enclosureURL else { return nil }
         var record = DownloadRecord(queuing: item, url: url)
         record.library = item.library ?? filings.library
-        let directory = item.episodesDirectory.map { $0 + "/.partial" } ?? placement.partialDirectory
+        let directory = EpisodePlacement.partialDirectory(in: placement.directory(for: item))
         record.resume.partialPath = directory + "/" + Self.partialName(of: item.key)
         return record
     }

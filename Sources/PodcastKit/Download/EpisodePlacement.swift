@@ -20,7 +20,10 @@ struct EpisodePlacement {
 
     /// Where unfinished data lives: hidden, inside the Episodes directory (same file system, so
     /// finishing is a rename), never under a final name.
-    var partialDirectory: String { episodesDirectory + "/.partial" }
+    var partialDirectory: String { Self.partialDirectory(in: episodesDirectory) }
+
+    /// The partial folder of the Episodes directory `episodesDirectory`.
+    static func partialDirectory(in episodesDirectory: String) -> String { episodesDirectory + "/.partial" }
 
     /// Makes the partial folder, learns whether its file system syncs to a disk, and removes the
     /// partial files there that no record names (`OrphanedPartials`), telling `report`.

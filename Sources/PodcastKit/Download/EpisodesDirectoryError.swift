@@ -24,7 +24,7 @@ public struct EpisodesDirectoryError: Error, Sendable, Equatable, CustomStringCo
     /// One line: which directory, which setting chose it, why it cannot be used, what to do.
     public var description: String {
         // The path that failed, when it is not the directory itself: a file in the way above it.
-        let at = error.path.flatMap { $0 == directory || $0 == directory + "/.partial" ? nil : " at \($0)" } ?? ""
+        let at = error.path.flatMap { $0 == directory || $0 == EpisodePlacement.partialDirectory(in: directory) ? nil : " at \($0)" } ?? ""
         if let subscriptionFeed {
             return "cannot use the subscription's own Episodes directory \(directory): \(error.reason)\(at); "
                 + "choose another with podcast subscribe \(subscriptionFeed) --episodes-dir <directory>"

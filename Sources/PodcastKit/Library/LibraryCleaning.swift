@@ -34,7 +34,8 @@ public struct LibraryCleaning {
         // Listed before the store is read: a claim records a partial file's path before the file
         // exists, so a `.part` listed here that no record names is orphaned, whatever its age.
         let listed = roots.sorted().flatMap { root in
-            ((try? FileIO.names(in: root + "/.partial")) ?? []).map { (root + "/.partial/" + $0, $0) }
+            let partials = EpisodePlacement.partialDirectory(in: root)
+            return ((try? FileIO.names(in: partials)) ?? []).map { (partials + "/" + $0, $0) }
         }
         let named = try store.partialPaths()
         for (path, name) in listed {

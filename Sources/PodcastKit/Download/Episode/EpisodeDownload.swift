@@ -371,13 +371,6 @@ extension DownloadRecord {
     }
 }
 
-extension EpisodeDownload.Phase {
-    /// True while its next attempt waits for a retry's back-off.
-    var isWaitingToRetry: Bool {
-        if case .waitingToRetry = self { true } else { false }
-    }
-}
-
 extension EpisodeTags {
     /// The tags of `download`'s episode, with what its feed says when it could be read.
     init(_ download: EpisodeDownload) {
