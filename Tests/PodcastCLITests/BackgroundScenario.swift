@@ -20,9 +20,12 @@ enum BackgroundScenario {
 
     /// Serves `count` episodes of `size` bytes as resumable files (ETags, ranges); returns them
     /// oldest first (listing number `count` is the first). While an episode's gate is closed,
-    /// each answer sends `stallAfter` bytes and then nothing, so a download of it stays running
-    /// for as long as the test needs (with `stall-timeout = 1` it is retried, gaining `stallAfter`
-    /// bytes a second); once the gate opens, the next answer sends the rest at full speed.
+    /// each answer sends `stallAfter` bytes and then nothing (with `stall-timeout = 1` the attempt
+    /// ends a second later and is retried); once the gate opens, the next answer sends the rest at
+    /// full speed. An attempt that gains less than `RetryPolicy.progressStep` gained nothing: such
+    /// attempts back off (2, 4, 8, … s) and the episode fails after the sixth, about a minute in.
+    /// A test that holds an episode longer serves at least that step per attempt, and enough
+    /// bytes that the attempts, each a second apart, do not finish it on their own.
     static func show(count: Int, size: Int, stallAfter: Int = 20_000, open: Bool = false, on server: LoopbackServer) -> [Episode] {
         let episodes = (1...count).map { index in
             Episode(
@@ -64,13 +67,21 @@ enum BackgroundScenario {
         return Dictionary(entries.map { ($0["title"] as? String ?? "", $0) }) { first, _ in first }
     }
 
-    /// Polls `status --json` until `condition` holds for it (bounded); returns the last document.
+    /// Polls `status --json` until `condition` holds for it, and returns that document; past
+    /// `timeout` a test issue names each download's state, and the last document is returned.
     static func waitForStatus(
         _ podcast: PodcastBinary, upTo timeout: Duration = .seconds(30), until condition: ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         var status = try await self.status(podcast)
-        while !condition(status), ContinuousClock.now < deadline {
+        while !condition(status) {
+            guard ContinuousClock.now < deadline else {
+                let states = downloads(status).sorted { $0.key < $1.key }.map { title, entry in
+                    "\(title): \(entry["state"] ?? "?") \(entry["bytes"] ?? "?") bytes \(entry["error"].map { "(\($0))" } ?? "")"
+                }
+                Issue.record("status did not reach the awaited state within \(timeout): \(states.joined(separator: "; "))")
+                return status
+            }
             try await Task.sleep(for: .milliseconds(100))
             status = try await self.status(podcast)
         }

@@ -7,8 +7,9 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct StatusCommandTests {
     @Test func statusJSONShowsProgressGrowingWhileTheWorkerRuns() async throws {
         let server = try LoopbackServer()
-        // Held back: each attempt gets 20,000 bytes more, a second apart.
-        let episode = BackgroundScenario.show(count: 1, size: 800_000, on: server)[0]
+        // Held back: each attempt gets 80,000 bytes more (progress, so it is retried at once, never
+        // given up), a second apart; 16 MB take minutes that way, so the gate is what finishes it.
+        let episode = BackgroundScenario.show(count: 1, size: 16_000_000, stallAfter: 80_000, on: server)[0]
         let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
         let guardian = WorkerGuard(podcast)
         #expect(try await podcast.run(["download", "1", "--background"]).status == 0)
