@@ -2,7 +2,6 @@
 // module does not define; nor does that module export statfs.
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <sys/vfs.h>
@@ -26,21 +25,4 @@ int podcast_file_system_in_memory(const char *path) {
 int64_t podcast_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t length) {
     __off64_t offset = in_offset;
     return copy_file_range(in_fd, &offset, out_fd, NULL, (size_t)length, 0);
-}
-
-int podcast_insert_range(int fd, int64_t offset, int64_t length) {
-    return fallocate(fd, FALLOC_FL_INSERT_RANGE, (off_t)offset, (off_t)length);
-}
-
-int podcast_collapse_range(int fd, int64_t offset, int64_t length) {
-    return fallocate(fd, FALLOC_FL_COLLAPSE_RANGE, (off_t)offset, (off_t)length);
-}
-
-int podcast_inserts_ranges(const char *folder, int64_t unit) {
-    // An unnamed file (O_TMPFILE) goes away with its descriptor, whatever happens to the process.
-    int fd = open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-    if (fd < 0) return 0;
-    int inserts = ftruncate(fd, (off_t)(2 * unit)) == 0 && fallocate(fd, FALLOC_FL_INSERT_RANGE, 0, (off_t)unit) == 0;
-    close(fd);
-    return inserts;
 }

@@ -22,19 +22,4 @@ int podcast_file_system_in_memory(const char *path);
 /// the file systems cannot do it.
 int64_t podcast_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t length);
 
-/// Inserts `length` bytes of hole at `offset` of `fd`, moving what follows further on without
-/// copying it (fallocate with FALLOC_FL_INSERT_RANGE): ext4 and XFS do it by moving extents.
-/// `offset` and `length` must be multiples of the file system's block size, and `offset` inside
-/// the file. Returns 0, or -1 with errno set: EOPNOTSUPP where the file system cannot (tmpfs,
-/// btrfs, NFS), EINVAL for a misaligned range.
-int podcast_insert_range(int fd, int64_t offset, int64_t length);
-
-/// Removes `length` bytes at `offset` of `fd`, moving what follows back (FALLOC_FL_COLLAPSE_RANGE):
-/// undoes `podcast_insert_range`. Returns 0, or -1 with errno set.
-int podcast_collapse_range(int fd, int64_t offset, int64_t length);
-
-/// 1 when files in `folder` can have ranges of `unit` bytes inserted at their start (tried on an
-/// unnamed temporary file there), 0 when not or when that cannot be told.
-int podcast_inserts_ranges(const char *folder, int64_t unit);
-
 #endif
