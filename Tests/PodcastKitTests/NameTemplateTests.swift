@@ -76,6 +76,28 @@ import Testing
         #expect(template.render(values(title: "Really ?"), portable: true).fileName == "Really.mp3")
     }
 
+    /// Microsoft's list ("Naming Files, Paths, and Namespaces"), written out rather than built as
+    /// the table is, so a name missing from the table fails here.
+    static let windowsDeviceNames = [
+        "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+        "COM0", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9", "COM\u{B9}", "COM\u{B2}", "COM\u{B3}",
+        "LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9", "LPT\u{B9}", "LPT\u{B2}", "LPT\u{B3}",
+    ]
+
+    @Test func portableNamesAvoidEveryDeviceNameWindowsReserves() throws {
+        #expect(EpisodeFileName.reservedOnWindows == Set(Self.windowsDeviceNames))
+        let template = try NameTemplate("{title}.{ext}")
+        for device in Self.windowsDeviceNames {
+            for title in [device, device.lowercased(), device + ".txt", device + " ", "\(device).tar.gz"] {
+                let name = template.render(values(title: title), portable: true).fileName
+                #expect(name.hasPrefix("_"), "\(title) became \(name)")
+            }
+        }
+        for title in ["COM10", "LPT", "CONSOLE", "COM\u{2074}", "NULL", "CONIN", "AUX1"] {
+            #expect(template.render(values(title: title), portable: true).fileName == title + ".mp3")
+        }
+    }
+
     @Test func thePodcastsFolderIsTheLastFolderNamingIt() throws {
         #expect(NameTemplate.standard.render(values()).podcastFolderCount == 1)
         #expect(try NameTemplate("Podcasts/{podcast}/{year}/{title}.{ext}").render(values()).podcastFolderCount == 2)

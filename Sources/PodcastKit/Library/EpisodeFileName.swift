@@ -60,7 +60,7 @@ public enum EpisodeFileName {
 
     /// `name` with what FAT, exFAT and SMB refuse replaced (`--portable-names`): `": "` becomes
     /// `" - "`, any other `:` and `* < > | \` become `-`, `?` goes, `"` becomes `'`; a name Windows
-    /// reserves for a device (`CON`, `NUL`, `COM1`…, with any extension) gets a `_`. Runs of
+    /// reserves for a device (`CON`, `NUL`, `COM1`, `LPT³`, `CONIN$`…, with any extension) gets a `_`. Runs of
     /// spaces left behind become one.
     static func portable(_ name: String) -> String {
         guard name.contains(where: { portableReplacements[$0] != nil || $0 == ":" }) || isReservedOnWindows(name) else { return name }
@@ -84,14 +84,20 @@ public enum EpisodeFileName {
         "*": "-", "<": "-", ">": "-", "|": "-", "\\": "-", "?": "", "\"": "'",
     ]
 
-    /// True for `CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9` and `LPT1`–`LPT9`, alone or before a dot,
-    /// in any case: Windows and SMB servers refuse files of those names.
-    private static func isReservedOnWindows(_ name: String) -> Bool {
-        let base = name.prefix { $0 != "." }.uppercased().trimmingWhitespace()
-        if ["CON", "PRN", "AUX", "NUL"].contains(base) { return true }
-        guard base.count == 4, base.hasPrefix("COM") || base.hasPrefix("LPT"), let digit = base.last else { return false }
-        return ("1"..."9").contains(digit)
+    /// True for a name Windows reserves for a device (`reservedOnWindows`), alone or before a dot,
+    /// in any case, with spaces around it: Windows and SMB servers refuse such files.
+    static func isReservedOnWindows(_ name: String) -> Bool {
+        reservedOnWindows.contains(name.prefix { $0 != "." }.uppercased().trimmingWhitespace())
     }
+
+    /// Every device name Windows reserves, as Microsoft's "Naming Files, Paths, and Namespaces"
+    /// lists them: `CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9` and `LPT0`–`LPT9`, with the
+    /// superscript digits ¹ ² ³ that Windows also reads as digits, and the console's `CONIN$`
+    /// and `CONOUT$`.
+    static let reservedOnWindows: Set<String> = {
+        let digits = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "\u{B9}", "\u{B2}", "\u{B3}"]
+        return Set(["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"] + ["COM", "LPT"].flatMap { port in digits.map { port + $0 } })
+    }()
 
     /// True for text that `component` returns as it is, nearly every title: printable ASCII
     /// without slashes, with single inner spaces, starting with none of ` .-`, ending with
