@@ -90,8 +90,9 @@ struct CommandContext {
             cacheDirectory: paths.home + "/feeds", progress: progress)
     }
 
-    /// The state store, created on first use.
+    /// The state store, created on first use; from then on a SIGBUS is the store's (`StoreFault`).
     func openStore() throws -> StateStore {
-        try StateStore.open(paths: paths)
+        StoreFault.report(forStoreAt: paths.database)
+        return try StateStore.open(paths: paths)
     }
 }
