@@ -65,27 +65,42 @@ import Testing
         }
     }
 
-    @Test func aBackgroundBatchKeepsItsHeadersOutOfTheStoreAndRemovesThemWhenItEnds() async throws {
+    /// The files under `directory` (recursively) whose bytes contain `secret`, by path.
+    private func filesHolding(_ secret: String, under directory: String) -> [String] {
+        let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+        return paths.filter { path in
+            FileManager.default.contents(atPath: directory + "/" + path).map { $0.range(of: Data(secret.utf8)) != nil } ?? false
+        }
+    }
+
+    @Test func aBackgroundBatchKeepsItsSecretsOutOfTheStoreAndRemovesThemWhenItEnds() async throws {
         let server = try LoopbackServer()
         let episode = try #require(BackgroundScenario.show(count: 1, size: 200_000, on: server).first)
         let held = episode.gate
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+        // The loopback server doubles as the proxy (it routes absolute-form targets by path).
+        let proxyPassword = "pr0xy-pass-0815"
+        let configuration = "stall-timeout = 1\nproxy = \"http://proxyuser:\(proxyPassword)@127.0.0.1:\(server.port)\"\n"
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: configuration)
         let guardWorker = WorkerGuard(podcast)
         defer { withExtendedLifetime(guardWorker) {} }
         let queued = try await podcast.run(["download", "1", "--background", "--header", "X-Token: \(Self.secret)"])
         #expect(queued.status == 0, "download --background: \(queued.stderr)")
         #expect(!queued.stderr.contains(Self.secret))
 
-        let headers = podcast.stateDirectory + "/headers"
-        let files = try FileManager.default.contentsOfDirectory(atPath: headers)
+        let secrets = podcast.stateDirectory + "/secrets"
+        let files = try FileManager.default.contentsOfDirectory(atPath: secrets)
         #expect(files.count == 1)
-        let file = headers + "/" + (files.first ?? "")
+        let file = secrets + "/" + (files.first ?? "")
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
         #expect(mode == 0o600)
-        #expect(String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains(Self.secret))
+        let kept = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
+        #expect(kept.contains(Self.secret) && kept.contains(proxyPassword))
         let reached = try await ResumeScenario.wait { ResumeScenario.requests(server, path: episode.path).count >= 1 }
-        #expect(reached)
-        #expect(!storeBytes(podcast).contains(Self.secret), "the state store holds the header's value")
+        let log = { String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/worker.log") ?? Data(), as: UTF8.self) }
+        #expect(reached, "worker log: \(log())")
+        for secret in [Self.secret, proxyPassword] {
+            #expect(!storeBytes(podcast).contains(secret), "the state store holds \(secret)")
+        }
 
         held.open()
         let status = try await BackgroundScenario.waitForStatus(podcast) { status in
@@ -93,14 +108,18 @@ import Testing
         }
         #expect(BackgroundScenario.downloads(status)[episode.title]?["state"] as? String == "downloaded")
         #expect(BackgroundScenario.sha256(finished: episode, in: podcast) == BackgroundScenario.sha256(episode.body))
-        #expect(ResumeScenario.requests(server, path: episode.path).allSatisfy { $0.header("X-Token") == Self.secret })
+        let media = ResumeScenario.requests(server, path: episode.path)
+        #expect(media.allSatisfy { $0.header("X-Token") == Self.secret })
+        // The worker went through the proxy with its credentials, read from the secrets file.
+        let basic = "Basic " + Data("proxyuser:\(proxyPassword)".utf8).base64EncodedString()
+        #expect(!media.isEmpty && media.allSatisfy { $0.header("Proxy-Authorization") == basic })
         let removed = try await ResumeScenario.wait(upTo: .seconds(15)) {
-            ((try? FileManager.default.contentsOfDirectory(atPath: headers)) ?? ["still"]).isEmpty
+            ((try? FileManager.default.contentsOfDirectory(atPath: secrets)) ?? ["still"]).isEmpty
         }
-        #expect(removed, "the headers file outlived its batch")
-        #expect(!storeBytes(podcast).contains(Self.secret))
-        let log = (try? String(contentsOfFile: podcast.stateDirectory + "/worker.log", encoding: .utf8)) ?? ""
-        #expect(!log.contains(Self.secret))
+        #expect(removed, "the secrets file outlived its batch")
+        for secret in [Self.secret, proxyPassword] {
+            #expect(filesHolding(secret, under: podcast.stateDirectory).isEmpty, "\(secret) is kept at rest")
+        }
     }
 
     // MARK: Credentials

@@ -10,7 +10,7 @@ import Testing
         var settings = Settings()
         settings.episodesDirectory = "/srv/podcasts"
         settings.engine.concurrency = concurrency
-        return QueuedSettings(settings, headersFile: nil)
+        return QueuedSettings(settings, secretsFile: nil)
     }
 
     private static func item(_ number: Int, url: String? = "http://127.0.0.1/\(UUID().uuidString).mp3") -> DownloadItem {
@@ -53,7 +53,7 @@ import Testing
 
         let work = try #require(try store.batches.takeWork(for: .current))
         #expect(work.batch.settings == Self.settings(concurrency: 2))
-        #expect(work.batch.settings.settings(headers: [], fallbackDirectory: "/elsewhere").engine.concurrency == 2)
+        #expect(work.batch.settings.settings(secrets: nil, fallbackDirectory: "/elsewhere").engine.concurrency == 2)
         #expect(work.records.map(\.identity) == ["ep-2"])
         #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
         #expect(try store.batches.takeWork(for: .current) == nil)

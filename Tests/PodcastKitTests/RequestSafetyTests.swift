@@ -119,7 +119,7 @@ import Testing
 
     // MARK: QueuedSettings
 
-    @Test func queuedSettingsKeepEverySettingButTheHeaderValues() throws {
+    @Test func queuedSettingsKeepEverySettingButTheSecrets() throws {
         var http = HTTPSettings(
             userAgent: "agent/1", connectTimeout: 7, stallTimeout: 9, allowsInsecureRedirects: true, certificateAuthorities: "/ca.pem",
             proxy: "http://127.0.0.1:3128", cookies: false)
@@ -134,21 +134,27 @@ import Testing
             nameTemplate: try NameTemplate("{podcast}/{year}/{title}.{ext}"), portableNames: true, companions: [.chapters, .image],
             transcriptTypes: [.html], tag: true, playlist: true)
         settings.feedTimeout = .milliseconds(2500)
-        let queued = QueuedSettings(settings, headersFile: "0A-B.json")
+        settings.http.proxy = "http://proxy-user:pr0xy-pass@127.0.0.1:3128"
+        let queued = QueuedSettings(settings, secretsFile: "0A-B.json")
         #expect(!queued.stored.contains("s3cret"))
+        #expect(!queued.stored.contains("pr0xy-pass"))
+        #expect(!queued.stored.contains("127.0.0.1:3128"))
         let read = try QueuedSettings(stored: queued.stored)
         #expect(read == queued)
-        #expect(read.headersFile == "0A-B.json")
+        #expect(read.secretsFile == "0A-B.json")
         #expect(read.feedDeadlines.feed == .milliseconds(2500))
-        #expect(read.settings(headers: ["X-Token: s3cret"], fallbackDirectory: "/elsewhere") == settings.download(defaultEpisodesDirectory: "/x"))
+        let secrets = try #require(BatchSecrets.Contents(of: settings))
+        #expect(secrets.headers == ["X-Token: s3cret"])
+        #expect(secrets.proxy == "http://proxy-user:pr0xy-pass@127.0.0.1:3128")
+        #expect(read.settings(secrets: secrets, fallbackDirectory: "/elsewhere") == settings.download(defaultEpisodesDirectory: "/x"))
     }
 
     @Test func sameSettingsGiveTheSameTextAndOlderRecordsAreCarriedOver() throws {
         var settings = Settings()
         settings.episodesDirectory = "/srv/podcasts"
-        #expect(QueuedSettings(settings, headersFile: nil).stored == QueuedSettings(settings, headersFile: nil).stored)
+        #expect(QueuedSettings(settings, secretsFile: nil).stored == QueuedSettings(settings, secretsFile: nil).stored)
         let arguments = try #require(LegacySettingsRecords.queued(#"["--episodes-dir","/old/dir","--concurrency","2"]"#))
-        #expect(try QueuedSettings(stored: arguments).settings(headers: [], fallbackDirectory: "/default").episodesDirectory == "/old/dir")
+        #expect(try QueuedSettings(stored: arguments).settings(secrets: nil, fallbackDirectory: "/default").episodesDirectory == "/old/dir")
         let fields = try #require(LegacySettingsRecords.queued(#"{"concurrency":5,"nameTemplate":"{title}.{ext}","firstWaitSeconds":0.5,"stallSpeed":1024}"#))
         let carried = try QueuedSettings(stored: fields).settings
         #expect(carried.engine.concurrency == 5)

@@ -101,7 +101,7 @@ import Testing
     @Test func aRecordReadsBackEvenWhenItsCAFileHasGoneSince() throws {
         var settings = Settings()
         settings.http.certificateAuthorities = "/nonexistent/ca.pem"
-        let read = try QueuedSettings(stored: QueuedSettings(settings, headersFile: nil).stored)
+        let read = try QueuedSettings(stored: QueuedSettings(settings, secretsFile: nil).stored)
         #expect(read.settings.http.certificateAuthorities == "/nonexistent/ca.pem")
         #expect(throws: ConfigurationError.self) { try Configuration.parse("ca-file = \"/nonexistent/ca.pem\"\n", path: "c.toml") }
     }
@@ -111,7 +111,7 @@ import Testing
         #expect(throws: ConfigurationError.self) { try Configuration.parse("retry-wait = 0.0004\n", path: "c.toml") }
         let wide = try Configuration.parse("retries = 5000\nstall-timeout = 100000\n", path: "c.toml")
         #expect(wide.settings.retry.retries == 5000)
-        #expect(try QueuedSettings(stored: QueuedSettings(wide.settings, headersFile: nil).stored).settings == wide.settings)
+        #expect(try QueuedSettings(stored: QueuedSettings(wide.settings, secretsFile: nil).stored).settings == wide.settings)
     }
 
     @Test func typosFindTheWordMeant() {

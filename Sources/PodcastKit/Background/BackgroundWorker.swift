@@ -7,7 +7,7 @@ import PodcastText
 ///
 /// It takes the worker lock (or returns at once: another worker runs), then downloads the queued
 /// batches, oldest first, each with the settings it was queued with (`QueuedSettings`, its
-/// headers from `BatchHeaders`). A running batch takes the episodes queued after it started from
+/// secrets from `BatchSecrets`). A running batch takes the episodes queued after it started from
 /// every open batch queued with the same settings (`DownloadBatch.run(_:refill:)`), so a second request
 /// does not wait behind a long backlog while slots are free; a batch with other options runs next.
 /// After each run it settles finished batches (summary, `--on-complete`). Updates queued by
@@ -75,8 +75,8 @@ public struct BackgroundWorker {
 
     /// The batch that fetches `queued`'s episodes with the settings it was queued with.
     private func makeBatch(_ queued: BackgroundBatch) throws -> DownloadBatch {
-        let headers = try queued.settings.headersFile.map { name throws(SystemError) in try BatchHeaders(paths: paths).load(name) } ?? []
-        let settings = queued.settings.settings(headers: headers, fallbackDirectory: paths.episodesDirectory)
+        let secrets = try queued.settings.secretsFile.map { name throws(SystemError) in try BatchSecrets(paths: paths).load(name) }
+        let settings = queued.settings.settings(secrets: secrets, fallbackDirectory: paths.episodesDirectory)
         return DownloadBatch(store: store, settings: settings)
     }
 
@@ -112,15 +112,15 @@ public struct BackgroundWorker {
 
     /// Runs one queued update: its feeds, its downloads, its keeps.
     private func run(_ request: UpdateRequest, stop: RunStop) {
-        let headers = BatchHeaders(paths: paths)
+        let secrets = BatchSecrets(paths: paths)
         defer {
-            if let file = request.settings.headersFile {
-                do { try headers.remove(file) } catch { log("warning: could not remove the headers of update \(request.id): \(error)") }
+            if let file = request.settings.secretsFile {
+                do { try secrets.remove(file) } catch { log("warning: could not remove the secrets file of update \(request.id): \(error)") }
             }
         }
         do {
-            let fields = try request.settings.headersFile.map { name throws(SystemError) in try headers.load(name) } ?? []
-            let settings = request.settings.settings(headers: fields, fallbackDirectory: paths.episodesDirectory)
+            let contents = try request.settings.secretsFile.map { name throws(SystemError) in try secrets.load(name) }
+            let settings = request.settings.settings(secrets: contents, fallbackDirectory: paths.episodesDirectory)
             let all = try store.subscriptions()
             let chosen = request.subscriptions.map { ids in all.filter { ids.contains($0.id) }.map(\.namedForUpdate) } ?? all
             log("update \(request.id): fetching \(Plural.count(chosen.count, "feed"))")

@@ -6,7 +6,7 @@ import PodcastText
 /// ended it: the worker, a foreground `resume`, a `cancel`), its summary is written to
 /// `<home>/batches/<id>.json` and its `--on-complete` command is started, once, detached (its own
 /// session, not waited for, output appended to the worker's log) with `PODCAST_SUMMARY` set. The
-/// file with its headers' values (`BatchHeaders`) is removed.
+/// file with its secrets (`BatchSecrets`) is removed.
 public struct BatchCompletion {
     let store: StateStore
     let paths: PodcastPaths
@@ -40,11 +40,11 @@ public struct BatchCompletion {
             return []
         }
         for batch in finished {
-            if let headers = batch.settings.headersFile {
+            if let secrets = batch.settings.secretsFile {
                 do {
-                    try BatchHeaders(paths: paths).remove(headers)
+                    try BatchSecrets(paths: paths).remove(secrets)
                 } catch {
-                    warn("could not remove the headers of batch \(batch.id): \(error); delete the file yourself")
+                    warn("could not remove the secrets file of batch \(batch.id): \(error); delete the file yourself")
                 }
             }
             guard let path = batch.summaryPath else { continue }

@@ -174,7 +174,7 @@ public struct Batches {
         var batches = try query.rows { row throws(SQLiteError) in
             let id = try row.int(at: 0)
             // A foreground run's batch records no settings: nothing runs it later.
-            var settings = QueuedSettings(Settings(), headersFile: nil)
+            var settings = QueuedSettings(Settings(), secretsFile: nil)
             if let stored = row.optionalString(at: 3) {
                 do throws(StoredSettingsError) { settings = try QueuedSettings(stored: stored) } catch {
                     throw SQLiteError.unreadable("background batch \(id)", error)

@@ -10,7 +10,7 @@ enum LegacySettingsRecords {
     static func queued(_ text: String) -> String? {
         let data = Data(text.utf8)
         if let fields = try? JSONDecoder().decode(QueuedFields.self, from: data) {
-            return StoredSettings(values: fields.values, headersFile: fields.headersFile).text
+            return StoredSettings(values: fields.values, secretsFile: fields.headersFile).text
         }
         if let arguments = try? JSONDecoder().decode([String].self, from: data) {
             // Of the arguments only `--episodes-dir` was ever read: the episodes go on where their
@@ -19,7 +19,7 @@ enum LegacySettingsRecords {
             if let flag = arguments.firstIndex(of: "--episodes-dir"), flag + 1 < arguments.count {
                 values["episodes-dir"] = .text(arguments[flag + 1])
             }
-            return StoredSettings(values: values, headersFile: nil).text
+            return StoredSettings(values: values, secretsFile: nil).text
         }
         return nil
     }
@@ -41,7 +41,7 @@ enum LegacySettingsRecords {
             default: return nil
             }
         }
-        return StoredSettings(values: values, headersFile: nil).text
+        return StoredSettings(values: values, secretsFile: nil).text
     }
 
     /// The fields of the earlier JSON record, each optional (a version that lacked one left it out).

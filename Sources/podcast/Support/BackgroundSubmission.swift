@@ -76,24 +76,24 @@ enum BackgroundSubmission {
     private static func queue<Queued>(
         _ settings: Settings, context: CommandContext, enqueue: (QueuedSettings) throws -> Queued
     ) throws -> Queued {
-        let headers = BatchHeaders(paths: context.paths)
-        var headersFile: String?
-        if !settings.http.headers.isEmpty {
+        let secrets = BatchSecrets(paths: context.paths)
+        var secretsFile: String?
+        if let contents = BatchSecrets.Contents(of: settings) {
             do {
-                headersFile = try headers.save(settings.http.headers.fields)
+                secretsFile = try secrets.save(contents)
             } catch {
-                context.console.error("cannot keep the --header values for the background worker: \(error); check \(context.paths.home)")
+                context.console.error("cannot keep the --header values and the proxy for the background worker: \(error); check \(context.paths.home)")
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }
         do {
             // Queued first, then the worker looked for: a worker that is just leaving checks the
             // queue again after letting go of its lock, so this work cannot be stranded.
-            return try enqueue(QueuedSettings(settings, headersFile: headersFile))
+            return try enqueue(QueuedSettings(settings, secretsFile: secretsFile))
         } catch {
-            if let headersFile {
-                do { try headers.remove(headersFile) } catch {
-                    context.console.warning("could not remove \(headersFile) from \(context.paths.home)/headers: \(error)")
+            if let secretsFile {
+                do { try secrets.remove(secretsFile) } catch {
+                    context.console.warning("could not remove \(secretsFile) from \(context.paths.home)/secrets: \(error)")
                 }
             }
             throw error

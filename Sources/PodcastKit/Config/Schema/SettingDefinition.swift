@@ -57,7 +57,7 @@ public struct SettingDefinition: @unchecked Sendable {
     /// What it takes (`a whole number from 1 to 16`).
     public let takes: String
     /// True for a value that may be a secret (header values): never shown, never stored in a
-    /// record (a batch keeps it in a private file, `BatchHeaders`).
+    /// record (a batch keeps it in a private file, `BatchSecrets`).
     public let isSecret: Bool
 
     // @unchecked: key paths and these closures are immutable, built once in `SettingsSchema.all`.

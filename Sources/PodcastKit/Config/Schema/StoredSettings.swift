@@ -12,22 +12,29 @@ struct StoredSettings: Codable, Equatable {
 
     var version: Int
     var settings: [String: SettingValue]
-    /// A batch's private file of header values (`BatchHeaders`), when it sends any.
-    var headersFile: String?
+    /// A batch's private file of secrets (`BatchSecrets`), when it has any.
+    var secretsFile: String?
+
+    /// `secretsFile` keeps the name it had when the file held only header values: records keep
+    /// one format.
+    private enum CodingKeys: String, CodingKey {
+        case version, settings
+        case secretsFile = "headersFile"
+    }
 
     /// The record of `settings` for `record`.
-    init(_ settings: Settings, for record: SettingDefinition.Records, headersFile: String? = nil) {
+    init(_ settings: Settings, for record: SettingDefinition.Records, secretsFile: String? = nil) {
         version = Self.currentVersion
         self.settings = Dictionary(
             uniqueKeysWithValues: SettingsSchema.all.filter { $0.records.contains(record) && !$0.isSecret }.map { ($0.key, $0.value(in: settings)) })
-        self.headersFile = headersFile
+        self.secretsFile = secretsFile
     }
 
     /// A record of `values` as they are (an earlier version's record, carried over).
-    init(values: [String: SettingValue], headersFile: String?) {
+    init(values: [String: SettingValue], secretsFile: String?) {
         version = Self.currentVersion
         settings = values
-        self.headersFile = headersFile
+        self.secretsFile = secretsFile
     }
 
     /// The record in `text`.
