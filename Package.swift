@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CTerminal"),
         // sync_file_range(2), renameat2(2) and copy_file_range(2), which Glibc hides from Swift unless _GNU_SOURCE is defined.
         .target(name: "CFileSystem"),
+        // perf_event_open(2), for tests that bound work in instructions rather than time.
+        .target(name: "CInstructionCounter"),
 
         // The TOML 1.0 parser the configuration file is read with. Pure: no I/O, no other target.
         .target(name: "PodcastTOML"),
@@ -56,7 +58,7 @@ let package = Package(
         ),
 
         // Loopback HTTP server and helpers shared by tests and the demo.
-        .target(name: "PodcastTestSupport", dependencies: ["PodcastHTTP", "PodcastKit", "PodcastPlatform", "CTerminal"]),
+        .target(name: "PodcastTestSupport", dependencies: ["PodcastHTTP", "PodcastKit", "PodcastPlatform", "CInstructionCounter", "CTerminal"]),
         // Serves an iTunes-like API, a feed and generated audio on 127.0.0.1 for `make demo`.
         .executableTarget(name: "podcast-demo-server", dependencies: ["PodcastTestSupport"]),
         // Drives the state store from a separate process, for the two-process store test.

@@ -48,6 +48,26 @@ import Testing
         #expect(values(second.stdout) == values(first.stdout))
     }
 
+    /// A hostile configuration with an 8 MB value (escapes in it) is read, shown and written back
+    /// whole: the other lines are not padded to its width (which made `config` take a minute and
+    /// 1.4 GB at 50 MB), and `config`'s output reads back as the same value.
+    @Test func anEightMegabyteValueIsShownOnceAndReadsBack() async throws {
+        let podcast = try PodcastBinary()
+        let value = String(repeating: "agent\\\" ", count: 1_000_000)
+        try "[http]\nuser-agent = \"\(value)\"\n".write(toFile: podcast.configFile, atomically: true, encoding: .utf8)
+        let shown = try await podcast.run(["config"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.utf8.count < value.utf8.count + 16_384)
+        #expect(shown.stdout.contains("\nstall-timeout = 60  "))
+        let copy = podcast.home.path("copy.toml")
+        try shown.stdout.write(toFile: copy, atomically: true, encoding: .utf8)
+        let json = try await podcast.run(["config", "--json"], environment: ["PODCAST_CONFIG": copy])
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let settings = try #require(document["settings"] as? [[String: Any]])
+        #expect(settings.first { $0["key"] as? String == "user-agent" }?["value"] as? String == String(repeating: "agent\" ", count: 1_000_000))
+    }
+
     @Test func configJSONListsEverySetting() async throws {
         let result = try await PodcastBinary().run(["config", "--json"])
         #expect(result.status == 0)

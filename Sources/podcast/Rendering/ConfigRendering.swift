@@ -27,7 +27,9 @@ struct ConfigRendering {
         let assignments = SettingsSchema.all.map { setting in
             shown(setting).written.map { "\(setting.key) = \($0)" } ?? "# \(setting.key): none"
         }
-        let width = assignments.map(DisplayWidth.of).max() ?? 0
+        // Aligned up to a terminal's width: one long value (a header list, a hostile 50 MB string)
+        // would otherwise pad every other line to its length.
+        let width = assignments.lazy.map(DisplayWidth.of).filter { $0 <= Self.alignedWidth }.max() ?? 0
         var lines = ["# configuration file: \(file)"]
         var section: SettingSection?
         for (setting, assignment) in zip(SettingsSchema.all, assignments) {
@@ -39,6 +41,10 @@ struct ConfigRendering {
         }
         return lines
     }
+
+    /// The widest `key = value` the comments are aligned after; a longer one has its comment two
+    /// spaces after it.
+    static let alignedWidth = 60
 
     var json: JSONValue {
         .object([

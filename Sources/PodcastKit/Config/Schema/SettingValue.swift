@@ -53,22 +53,33 @@ public enum SettingValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// `text` as a TOML basic string, escaped so the parser reads back the same text.
+    /// `text` as a TOML basic string, escaped so the parser reads back the same text. Escapes
+    /// are all ASCII, so the bytes between them are copied as runs: a 50 MB value is written in
+    /// a fraction of a second instead of a minute scalar by scalar.
     static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case "\r": quoted += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: quoted.unicodeScalars.append(scalar)
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        quoted.reserveCapacity(text.utf8.count + 2)
+        var run = text.utf8.startIndex
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            let escape: String
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case 0..<0x20, 0x7F:
+                let hex = String(byte, radix: 16, uppercase: true)
+                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: continue
             }
+            quoted.append(contentsOf: text.utf8[run..<index])
+            quoted.append(contentsOf: escape.utf8)
+            run = text.utf8.index(after: index)
         }
-        return quoted + "\""
+        quoted.append(contentsOf: text.utf8[run...])
+        quoted.append(UInt8(ascii: "\""))
+        return String(decoding: quoted, as: UTF8.self)
     }
 }
