@@ -1,6 +1,8 @@
 import Foundation
+import PodcastHTTP
 import PodcastKit
 import PodcastTestSupport
+import PodcastText
 import Testing
 
 /// Reads `text` as the OPML file `subscriptions.opml` in /home/user.
@@ -465,5 +467,85 @@ private func opml(_ body: String) -> String {
         default:
             Issue.record("\(path): expected \(expectation), got \(outcome)")
         }
+    }
+}
+
+/// What `export` writes, `import` reads back as it was (issue 32, item 5): a subscription's title
+/// as it keeps it (`Subscription.keptTitle`) and its address as the store keeps it, for hostile
+/// titles and addresses; an address with a control character is refused at import instead.
+@Suite(.timeLimit(.minutes(1))) struct OPMLRoundTripTests {
+    /// A reproducible generator (SplitMix64), so a failing case can be run again.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Characters that trouble XML, terminals and naive writers.
+    private static let hostile: [Unicode.Scalar] = [
+        "a", "Z", "0", " ", " ", "\t", "\n", "\r", "&", "<", ">", "\"", "'", "\u{0}", "\u{1}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9F}",
+        "\u{A0}", "\u{200B}", "\u{202E}", "\u{2028}", "\u{3000}", "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "é", "\u{301}", "日", "🎙", "\u{1F3FB}",
+    ]
+
+    private static func text(_ generator: inout Generator, length: Int) -> String {
+        var text = ""
+        for _ in 0..<length { text.unicodeScalars.append(hostile.randomElement(using: &generator)!) }
+        return text
+    }
+
+    /// `outlines` exported and read back.
+    private static func roundTrip(_ outlines: [OPMLOutline]) throws -> OPMLDocument {
+        let document = OPMLWriter.document(title: "podcast subscriptions", outlines: outlines, created: Date(timeIntervalSince1970: 0))
+        return try OPMLReader.read(Array(document.utf8), documentURL: "file:///home/user/export.opml", source: "export.opml")
+    }
+
+    @Test func aKeptTitleIsCappedCleanAndStable() {
+        #expect(Subscription.keptTitle("  Line one\nline\ttwo\u{1B}[31m\u{FFFE}  ") == "Line one line two[31m")
+        #expect(Subscription.keptTitle(" \n\t\u{0} ") == nil)
+        let long = Subscription.keptTitle(String(repeating: "日本語 ", count: 3_000_000))
+        #expect(long.map { $0.utf8.count <= Subscription.maxTitleBytes && $0.utf8.count > Subscription.maxTitleBytes - 8 } == true)
+        #expect(long?.hasPrefix("日本語 日本語") == true)
+    }
+
+    @Test func hostileTitlesComeBackAsKept() throws {
+        var generator = Generator(state: 20_261_128)
+        for round in 0..<200 {
+            let raw = Self.text(&generator, length: Int.random(in: 0...(round.isMultiple(of: 20) ? 2_000 : 40), using: &generator))
+            let title = Subscription.keptTitle(raw)
+            #expect(title.flatMap(Subscription.keptTitle) == title, "not stable: \(raw.debugDescription)")
+            let outline = OPMLOutline(title: title ?? "https://example.com/feed", feedURL: "https://example.com/\(round).xml")
+            let read = try Self.roundTrip([outline])
+            #expect(read.outlines == [outline], "\(raw.debugDescription)")
+        }
+    }
+
+    @Test func hostileAddressesComeBackAsTheStoreKeepsThem() throws {
+        var generator = Generator(state: 4711)
+        let pieces = ["a", "Z", "-", "_", "~", ".", "%20", "%0A", "&", "'", "\"", "<", ">", " ", "é", "日", "(", ")", "*", "+", ",", ";", "=", ":", "@", "!", "$"]
+        for round in 0..<300 {
+            let path = (0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let query = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            // Addresses reach the store trimmed (`FeedSource` trims what is typed, OPML attributes are trimmed).
+            let written = ("https://feeds.example.com/\(round)/\(path)" + (query.isEmpty ? "" : "?" + query)).trimmingWhitespace()
+            let kept = FeedAddress.normalized(written)
+            let read = try Self.roundTrip([OPMLOutline(title: "Show \(round)", feedURL: kept)])
+            #expect(read.outlines.map { FeedAddress.normalized($0.feedURL) } == [kept], "\(written)")
+            #expect(read.skipped.isEmpty && read.refused.isEmpty, "\(written)")
+        }
+    }
+
+    @Test func anAddressWithALineBreakOrATabIsRefusedNotChanged() throws {
+        let document = try readOPML(opml("""
+            <outline type="rss" text="A" xmlUrl="https://example.com/a&#10;b.xml"/>
+            <outline type="rss" text="B" xmlUrl="https://example.com/b&#9;.xml"/>
+            <outline type="rss" text="C" xmlUrl="https://example.com/c.xml" htmlUrl="https://example.com/&#13;c"/>
+            """))
+        #expect(document.refused == ["https://example.com/a\nb.xml", "https://example.com/b\t.xml"])
+        #expect(document.outlines == [OPMLOutline(title: "C", feedURL: "https://example.com/c.xml", htmlURL: nil)])
     }
 }

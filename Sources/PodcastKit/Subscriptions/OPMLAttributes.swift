@@ -28,9 +28,25 @@ struct OPMLAttributes {
 
     /// A raw value with white space trimmed and `&` restored: in SAX2 mode libxml2 decodes every
     /// reference in an attribute except the ampersand, which it hands over as `&#38;` (a literal
-    /// `&` cannot be there, so each `&#38;` stands for exactly one).
+    /// `&` cannot be there, so each `&#38;` stands for exactly one). Replaced in the bytes: as
+    /// characters, a combining mark or emoji modifier after it would join the `;` and hide it.
     private static func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         let value = String(trimmingWhitespace: raw)
-        return value.utf8.contains(UInt8(ascii: "&")) ? value.replacing("&#38;", with: "&") : value
+        guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
+        let reference = Array("&#38;".utf8)
+        let bytes = Array(value.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].starts(with: reference) {
+                decoded.append(UInt8(ascii: "&"))
+                index += reference.count
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 }

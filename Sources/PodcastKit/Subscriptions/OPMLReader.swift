@@ -5,7 +5,8 @@ import PodcastText
 /// `<outline>` with an `xmlUrl` (any `type`, at any depth: category outlines are flattened).
 ///
 /// Relative feed URLs resolve against the file's own URL; those that are not http(s) then are
-/// skipped, and a feed listed twice is kept once (the first): both are reported, not thrown,
+/// skipped, those with a control character in them refused, and a feed listed twice is kept once
+/// (the first): each is reported, not thrown,
 /// so one odd line does not cost a user the rest of the list. An address written without its
 /// scheme (`feeds.example.com/rss`, which would resolve to a path beside a local file) is the web
 /// address a user meant, taken as https and reported: an OPML file never subscribes to a file.
@@ -25,6 +26,10 @@ public enum OPMLReader {
         var document = OPMLDocument(outlines: [])
         var seen = Set<String>()
         for entry in entries {
+            guard !hasControlCharacter(entry.feedURL) else {
+                document.refused.append(entry.feedURL)
+                continue
+            }
             guard var feedURL = resolver.resolve(entry.feedURL) else { continue }
             var schemeless = false
             let written = entry.feedURL.trimmingWhitespace()
@@ -41,11 +46,17 @@ public enum OPMLReader {
                 continue
             }
             let title = [entry.title, entry.text].lazy.compactMap { $0 }.first { !$0.isEmpty }
-            let htmlURL = entry.htmlURL.flatMap(resolver.resolve).flatMap { URLOrigin($0) != nil ? $0 : nil }
+            let htmlURL = entry.htmlURL.flatMap { hasControlCharacter($0) ? nil : resolver.resolve($0) }
+                .flatMap { URLOrigin($0) != nil ? $0 : nil }
             let outline = OPMLOutline(title: title, feedURL: feedURL, htmlURL: htmlURL)
             document.outlines.append(outline)
             if schemeless { document.schemeless.append(outline) }
         }
         return document
+    }
+
+    /// True when `address` has a control character (a line break, a tab, C1): no URL does.
+    private static func hasControlCharacter(_ address: String) -> Bool {
+        address.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

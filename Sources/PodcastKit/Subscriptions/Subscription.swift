@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PodcastText
 
 /// A feed that `podcast update` keeps downloading, with its settings and what became of its last
 /// update. One podcast is one subscription, whichever of its addresses (before and after a move)
@@ -58,6 +59,38 @@ public struct Subscription: Sendable, Equatable {
 }
 
 extension Subscription {
+    /// The most of a title a subscription keeps, in UTF-8 bytes: a name to read in a list, where
+    /// a feed's text may run to 512 KiB and an OPML file's to megabytes (each export writes it
+    /// twice, and a list of them would outgrow what `import` reads).
+    public static let maxTitleBytes = 1024
+
+    /// `title` as a subscription keeps it: line breaks and tabs as spaces and other control
+    /// characters (and U+FFFE, U+FFFF) dropped, as an OPML export must write it (XML 1.0 has no
+    /// other way to carry them), white space trimmed at both ends, as an import reads an
+    /// attribute, and cut to `maxTitleBytes` at a character's end. So export then import gives
+    /// back the same title; nil when nothing is left.
+    public static func keptTitle(_ title: String) -> String? {
+        var kept = ""
+        for scalar in title.unicodeScalars {
+            let character: Unicode.Scalar
+            switch scalar {
+            case "\t", "\n", "\r": character = " "
+            case "\u{FFFE}", "\u{FFFF}": continue
+            case _ where scalar.properties.generalCategory == .control: continue
+            default: character = scalar
+            }
+            // Leading white space is trimmed anyway; what follows the cap (with room for the
+            // trimming) is never read.
+            if kept.isEmpty, character.properties.isWhitespace { continue }
+            kept.unicodeScalars.append(character)
+            if kept.utf8.count > 2 * maxTitleBytes { break }
+        }
+        var cut = Substring(kept.trimmingWhitespace())
+        while cut.utf8.count > maxTitleBytes { cut = cut.dropLast() }
+        let result = cut.trimmingWhitespace()
+        return result.isEmpty ? nil : result
+    }
+
     /// The subscription as an update that names it fetches it: a gone one (410) too, since the
     /// user asked for it by name (a plain `update` keeps skipping it with a warning). Whether it
     /// is still gone is the fetch's answer to record.

@@ -73,6 +73,10 @@ struct Import: ParsableCommand, OutputConfigured {
         for skipped in document.skipped {
             context.console.warning("\(file): \(skipped) is not an http(s) feed address; skipped")
         }
+        for refused in document.refused {
+            let shown = refused.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+            context.console.warning("\(file): the feed address \(shown) has a control character in it (a line break or a tab); skipped, fix the file")
+        }
         if document.duplicates > 0 {
             context.console.note("\(file) lists \(Plural.count(document.duplicates, "feed")) more than once; each is subscribed once")
         }
