@@ -49,14 +49,14 @@ import Testing
         var record = DownloadRecord(feed: "http://old/feed.xml", identity: "g3", podcastTitle: "Show", title: "Episode 3", url: "http://h/3.mp3", mediaType: nil, published: nil)
         record.state = .downloaded
         record.path = directory.path("3.mp3")
-        try store.saveDownload(record)
+        try store.downloads.save(record)
 
         let triage = try store.recordRefresh(.init(id: subscription.id, address: "https://new/feed.xml", result: .moved, episodes: Self.items(1...3)))
         #expect(triage.moveRefused == nil && triage.new == 0)
         #expect(try store.subscription(url: "https://new/feed.xml")?.id == subscription.id)
         #expect(try store.subscription(url: "http://old/feed.xml")?.url == "https://new/feed.xml")
-        #expect(try store.downloadRecord(EpisodeKey(feed: "https://new/feed.xml", identity: "g3"))?.state == .downloaded)
-        #expect(try store.downloadRecord(EpisodeKey(feed: "http://old/feed.xml", identity: "g3")) == nil)
+        #expect(try store.downloads.record(EpisodeKey(feed: "https://new/feed.xml", identity: "g3"))?.state == .downloaded)
+        #expect(try store.downloads.record(EpisodeKey(feed: "http://old/feed.xml", identity: "g3")) == nil)
         // Subscribing to the old address again is the same subscription.
         let (again, status) = try store.subscribe(url: "http://old/feed.xml", title: "Show", htmlURL: nil, change: .init(keep: .some(3)))
         #expect(again.id == subscription.id && status == .changed && again.settings.keep == 3)
@@ -84,8 +84,8 @@ import Testing
         var gone = DownloadRecord(feed: subscription.url, identity: "g2", podcastTitle: "Show", title: "Episode 2", url: "http://h/2.mp3", mediaType: nil, published: nil)
         gone.state = .failed
         gone.finalError = true
-        try store.saveDownload(downloaded)
-        try store.saveDownload(gone)
+        try store.downloads.save(downloaded)
+        try store.downloads.save(gone)
         #expect(try store.pendingEpisodes(of: subscription).map(\.identity) == ["g1"])
         // The failed one comes back when its address changes.
         _ = try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated,
@@ -107,7 +107,7 @@ import Testing
             record.state = .downloaded
             record.path = directory.path(name)
             record.subscription = origin
-            try store.saveDownload(record)
+            try store.downloads.save(record)
         }
         #expect(try store.filesDownloaded(bySubscription: subscription).map(\.path) == [directory.path("mine.mp3")])
         try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: "g1"))
@@ -122,7 +122,7 @@ import Testing
         record.state = .downloaded
         record.path = directory.path("a.mp3")
         record.subscription = first.id
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         try store.unsubscribe(first.id)
         let (second, _) = try store.subscribe(url: "http://h/b.xml", title: "B", htmlURL: nil, change: .init())
         #expect(second.id != first.id, "a number is never given twice")
