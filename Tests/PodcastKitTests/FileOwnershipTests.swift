@@ -171,7 +171,7 @@ import Testing
         let unknown = RecordedFile(path: path, role: .media(Self.key), bytes: Int64(Self.audio.count), sha256: nil, subscription: nil)
         let removal = try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
         #expect(removal.message == "left \(path) in place: another of podcast's files has that name now", "the store names it")
-        try store.forgetDeletedDownload(Self.key)
+        try store.downloads.forgetDeleted(Self.key)
         #expect(try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
             .message == ("left \(path) in place: podcast kept no digest of it (an older version wrote it), so it cannot tell whether it changed"))
         #expect(FileManager.default.contents(atPath: path) == Self.audio)

@@ -110,7 +110,7 @@ import Testing
             try store.downloads.save(record)
         }
         #expect(try store.filesDownloaded(bySubscription: subscription).map(\.path) == [directory.path("mine.mp3")])
-        try store.forgetDeletedDownload(EpisodeKey(feed: subscription.url, identity: "g1"))
+        try store.downloads.forgetDeleted(EpisodeKey(feed: subscription.url, identity: "g1"))
         #expect(try store.filesDownloaded(bySubscription: subscription).isEmpty)
     }
 

@@ -55,7 +55,7 @@ public struct LibraryCleaning {
         }
         for record in records where record.state == .downloaded {
             guard let path = record.path, access(path, F_OK) != 0 else { continue }
-            try store.forgetDeletedDownload(record.key)
+            try store.downloads.forgetDeleted(record.key)
             outcome.records.append(record.title)
         }
         for file in files where access(file.path, F_OK) != 0 {

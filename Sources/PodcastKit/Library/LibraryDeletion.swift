@@ -59,7 +59,7 @@ public struct LibraryDeletion {
         case .refused(let refusal):
             switch (refusal.cause, reason) {
             case (.changed, .keep), (.changed, .unsubscribe):
-                try store.releaseFromSubscription(key)
+                try store.downloads.releaseFromSubscription(key)
                 outcome.problems.append(refusal.message + "; it is yours now, and no longer counted as the subscription's")
             default:
                 outcome.problems.append(refusal.message)
@@ -72,7 +72,7 @@ public struct LibraryDeletion {
         } catch {
             outcome.problems.append("could not delete the companion files of \(record.title): \(error)")
         }
-        try store.forgetDeletedDownload(key)
+        try store.downloads.forgetDeleted(key)
         if let subscription = try store.subscription(url: key.feed) {
             try store.markEpisodesDone([key.identity], of: subscription.id)
         }

@@ -254,6 +254,37 @@ public struct DownloadRecords {
         try store.write { () throws(SQLiteError) in try deleteRow(key) }
     }
 
+    /// Makes the file of `key` no subscription's: the user changed it, so `keep` and `unsubscribe`
+    /// stop counting it (it stays recorded, so `podcast delete` can still say why it leaves it).
+    func releaseFromSubscription(_ key: EpisodeKey) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("UPDATE downloads SET subscription = NULL WHERE feed = ?1 AND identity = ?2")
+            try statement.bind(key.feed, at: 1)
+            try statement.bind(key.identity, at: 2)
+            try statement.run()
+        }
+    }
+
+    /// Forgets the download of `key` whose file `delete`, `keep` or `unsubscribe --delete-files`
+    /// deleted, and remembers that it was deleted (`deleted_episodes`): listings do not offer it as new.
+    public func forgetDeleted(_ key: EpisodeKey) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let remember = try store.connection.prepare("""
+                INSERT OR REPLACE INTO deleted_episodes (feed, identity, podcast_title, title, url, deleted_at)
+                SELECT feed, identity, podcast_title, title, url, :now FROM downloads
+                WHERE feed = :feed AND identity = :identity AND state = 'downloaded'
+                """)
+            try remember.bind(key.feed, named: ":feed")
+            try remember.bind(key.identity, named: ":identity")
+            try remember.bind(Date().timeIntervalSince1970, named: ":now")
+            try remember.run()
+            let statement = try store.connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
+            try statement.bind(key.feed, named: ":feed")
+            try statement.bind(key.identity, named: ":identity")
+            try statement.run()
+        }
+    }
+
     // MARK: Rows, shared with the other types that read or write download records
 
     static let columns = """

@@ -321,17 +321,6 @@ extension StateStore {
         return triage
     }
 
-    /// Makes the file of `key` no subscription's: the user changed it, so `keep` and `unsubscribe`
-    /// stop counting it (it stays recorded, so `podcast delete` can still say why it leaves it).
-    public func releaseFromSubscription(_ key: EpisodeKey) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("UPDATE downloads SET subscription = NULL WHERE feed = ?1 AND identity = ?2")
-            try statement.bind(key.feed, at: 1)
-            try statement.bind(key.identity, at: 2)
-            try statement.run()
-        }
-    }
-
     /// Marks `identities` of subscription `id` done: downloaded, never to be downloaded again by `update`.
     public func markEpisodesDone(_ identities: [String], of id: Int) throws(StoreError) {
         guard !identities.isEmpty else { return }
@@ -355,26 +344,6 @@ extension StateStore {
                 count += connection.changes
             }
             return count
-        }
-    }
-
-    /// Forgets the download of `key` whose file `delete`, `keep` or `unsubscribe --delete-files`
-    /// deleted, and remembers that it was deleted (`deleted_episodes`): listings do not offer it as new.
-    public func forgetDeletedDownload(_ key: EpisodeKey) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let remember = try connection.prepare("""
-                INSERT OR REPLACE INTO deleted_episodes (feed, identity, podcast_title, title, url, deleted_at)
-                SELECT feed, identity, podcast_title, title, url, :now FROM downloads
-                WHERE feed = :feed AND identity = :identity AND state = 'downloaded'
-                """)
-            try remember.bind(key.feed, named: ":feed")
-            try remember.bind(key.identity, named: ":identity")
-            try remember.bind(Date().timeIntervalSince1970, named: ":now")
-            try remember.run()
-            let statement = try connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
-            try statement.bind(key.feed, named: ":feed")
-            try statement.bind(key.identity, named: ":identity")
-            try statement.run()
         }
     }
 
