@@ -73,8 +73,8 @@ public struct LibraryDeletion {
             outcome.problems.append("could not delete the companion files of \(record.title): \(error)")
         }
         try store.downloads.forgetDeleted(key)
-        if let subscription = try store.subscription(url: key.feed) {
-            try store.markEpisodesDone([key.identity], of: subscription.id)
+        if let subscription = try store.subscriptions.find(url: key.feed) {
+            try store.subscriptions.markEpisodesDone([key.identity], of: subscription.id)
         }
         return outcome
     }

@@ -246,6 +246,9 @@ extension StateStore {
     /// The download record of each episode podcast was asked for.
     public var downloads: DownloadRecords { DownloadRecords(store: self) }
 
+    /// The subscriptions, with the episodes their fetches have shown.
+    public var subscriptions: Subscriptions { Subscriptions(store: self) }
+
     /// The placements table: finished files on their way to their names.
     var placements: Placements { Placements(store: self) }
 
