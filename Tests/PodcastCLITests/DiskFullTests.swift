@@ -48,7 +48,7 @@ import Testing
 
     /// What the records say after the stop: nothing finished, nothing lost.
     private func expectRecordsKept(_ podcast: PodcastBinary) throws {
-        let records = try podcast.openStore().downloadRecords()
+        let records = try podcast.openStore().downloads.all()
         #expect(records.allSatisfy { $0.state != .downloaded && $0.state != .downloading })
         #expect(records.contains { $0.bytes > 0 })
     }

@@ -246,7 +246,7 @@ import Testing
         let store = try podcast.openStore()
         let reached = try await ResumeScenario.wait(upTo: .seconds(15)) {
             guard podcast.partialFiles().reduce(0, { $0 + $1.size }) >= stopAt else { return false }
-            let record = try? store.downloadRecords().first { $0.title == Self.title }
+            let record = try? store.downloads.all().first { $0.title == Self.title }
             return record?.state == .downloading && record?.owner?.pid == owner.pid
         }
         #expect(reached, "the first download never wrote \(stopAt) bytes under a downloading record: \(owner.stderr)")

@@ -25,7 +25,7 @@ import Testing
     private static func waitUntilRecorded(_ podcast: PodcastBinary, etag: String, bytes: Int) async throws -> Bool {
         try await ResumeScenario.wait {
             guard podcast.partialFiles().reduce(0, { $0 + $1.size }) >= bytes, let store = try? podcast.openStore() else { return false }
-            return ((try? store.downloadRecords()) ?? []).contains { $0.resume.etag == etag && $0.resume.partialPath != nil }
+            return ((try? store.downloads.all()) ?? []).contains { $0.resume.etag == etag && $0.resume.partialPath != nil }
         }
     }
 
@@ -195,7 +195,7 @@ import Testing
         server.setRoute("/h.mp3", .file(body: body, contentType: "audio/mpeg", etag: "\"h\""))
         let resumed = try await podcast.run(["resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        let record = try #require(try podcast.openStore().downloadRecords().first)
+        let record = try #require(try podcast.openStore().downloads.all().first)
         #expect(record.sha256 == LibraryScenario.sha256(body))
         #expect(record.bytes == Int64(body.count))
     }

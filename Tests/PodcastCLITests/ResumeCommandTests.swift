@@ -114,10 +114,10 @@ import Testing
         let partial = try #require(podcast.partialFiles().first?.path)
         try Self.original.write(to: URL(filePath: partial))
         let store = try podcast.openStore()
-        var record = try #require(try store.downloadRecords().first { $0.title == Self.title })
+        var record = try #require(try store.downloads.all().first { $0.title == Self.title })
         #expect(record.resume.total == Int64(Self.size))
         record.bytes = Int64(Self.size)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         let served = ServedBytes()
         server.setRoute(Self.path, .file(body: Self.original, contentType: "audio/mpeg", etag: "\"v1\"", fault: .none, served: served))
 

@@ -58,7 +58,7 @@ import Testing
         for episode in episodes {
             #expect(podcast.finishedFile(titled: episode.title) == nil)
         }
-        let records = try podcast.openStore().downloadRecords()
+        let records = try podcast.openStore().downloads.all()
         #expect(records.filter { $0.state == .paused }.count >= 2)
         #expect(records.allSatisfy { $0.state != .downloading && $0.state != .downloaded })
         for record in records where record.bytes > 0 {
@@ -79,11 +79,11 @@ import Testing
         let server = try LoopbackServer()
         let (podcast, episode) = try await oneInterrupted(on: server)
         let store = try podcast.openStore()
-        var record = try #require(try store.downloadRecords().first)
+        var record = try #require(try store.downloads.all().first)
         // Even the durable count claims bytes the file does not hold: the file is not what was recorded.
         record.bytes = Int64(Self.size - 10)
         record.resume.durableBytes = Int64(Self.size - 10)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
 
         let result = try await podcast.run(["resume"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -108,9 +108,9 @@ import Testing
         let server = try LoopbackServer()
         let (podcast, episode) = try await oneInterrupted(on: server)
         let store = try podcast.openStore()
-        var record = try #require(try store.downloadRecords().first)
+        var record = try #require(try store.downloads.all().first)
         record.resume.partialPath = podcast.home.path("nowhere/lost.part")
-        try store.saveDownload(record)
+        try store.downloads.save(record)
 
         let result = try await podcast.run(["resume"])
         #expect(result.status == 0, "\(result.stderr)")

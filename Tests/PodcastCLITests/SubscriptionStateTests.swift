@@ -229,7 +229,7 @@ import Testing
         _ = try await podcast.interruptedDownload(["all"], once: 60_000)
         server.setRoute("/kept.mp3", .file(body: body, contentType: "audio/mpeg", etag: "\"k1\""))
         // Wait until the 404 is on record too.
-        #expect(try await ResumeScenario.wait { ((try? podcast.openStore().downloadRecords()) ?? []).contains { $0.finalError } })
+        #expect(try await ResumeScenario.wait { ((try? podcast.openStore().downloads.all()) ?? []).contains { $0.finalError } })
 
         let resumed = try await podcast.run(["resume", "--json"])
         #expect(resumed.status == 0, "only the interrupted episode was attempted: \(resumed.stderr)")

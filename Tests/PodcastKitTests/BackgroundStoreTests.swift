@@ -43,11 +43,11 @@ import Testing
         var done = DownloadRecord(feed: Self.item(1).feed, identity: "ep-1", podcastTitle: "Show", title: "Episode 1", url: "http://x/1", mediaType: nil, published: nil)
         done.state = .downloaded
         done.path = finished
-        try store.saveDownload(done)
+        try store.downloads.save(done)
 
         let queued = try store.batches.enqueue([Self.item(1), Self.item(2), Self.item(3, url: nil)], settings: Self.settings(concurrency: 2), onComplete: "true")
         #expect(queued.queued == 1 && queued.settled == 2)
-        let waiting = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")))
+        let waiting = try #require(try store.downloads.record(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")))
         #expect(waiting.state == .queued && waiting.owner == nil)
         #expect(try store.batches.hasWork())
 
@@ -55,7 +55,7 @@ import Testing
         #expect(work.batch.settings == Self.settings(concurrency: 2))
         #expect(work.batch.settings.settings(secrets: nil, fallbackDirectory: "/elsewhere").engine.concurrency == 2)
         #expect(work.records.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
+        #expect(try store.downloads.record(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.owner == .current)
         #expect(try store.batches.takeWork(for: .current) == nil)
         #expect(try !store.batches.hasWork())
     }
@@ -64,13 +64,13 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
         let queued = try store.batches.enqueue([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
-        var first = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
+        var first = try #require(try store.downloads.record(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         first.state = .downloaded
         first.path = directory.path("1.mp3")
-        try store.saveDownload(first)
+        try store.downloads.save(first)
         #expect(try store.batches.settle(summaries: directory.path("batches")).isEmpty)
 
-        try store.deleteDownload(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))
+        try store.downloads.delete(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))
         let finished = try store.batches.settle(summaries: directory.path("batches"))
         #expect(finished.map(\.id) == [queued.id])
         #expect(finished.first?.summaryPath == directory.path("batches") + "/\(queued.id).json")
@@ -83,15 +83,15 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StateStore(path: directory.path("state.sqlite"))
         _ = try store.batches.enqueue([Self.item(1), Self.item(2)], settings: Self.settings(), onComplete: nil)
-        var running = try #require(try store.downloadRecord(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
+        var running = try #require(try store.downloads.record(EpisodeKey(feed: Self.item(1).feed, identity: "ep-1")))
         running.state = .downloading
         running.owner = Self.otherLiveOwner
-        try store.saveDownload(running)
+        try store.downloads.save(running)
 
         let outcome = try store.stopRequests.request(.pause, of: nil)
         #expect(outcome.asked.map(\.identity) == ["ep-1"])
         #expect(outcome.stopped.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.state == .paused)
+        #expect(try store.downloads.record(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2"))?.state == .paused)
         #expect(try store.stopRequests.take(for: .current).isEmpty)
         let taken = try store.stopRequests.take(for: Self.otherLiveOwner)
         #expect(taken.map(\.identity) == ["ep-1"] && taken.first?.request == .pause)
@@ -99,6 +99,6 @@ import Testing
 
         let cancelled = try store.stopRequests.request(.cancel, of: [EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")])
         #expect(cancelled.stopped.map(\.identity) == ["ep-2"])
-        #expect(try store.downloadRecord(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")) == nil)
+        #expect(try store.downloads.record(EpisodeKey(feed: Self.item(2).feed, identity: "ep-2")) == nil)
     }
 }

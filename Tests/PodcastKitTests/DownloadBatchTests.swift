@@ -55,7 +55,7 @@ import Testing
         #expect(outcome?.stop == .interrupted)
         #expect(results.map(\.item.number) == Array(1...count))
         #expect(results.allSatisfy { $0.state == .paused }, "\(results.map(\.state))")
-        let records = try StateStore(path: database).downloadRecords(feed: listing.source.feedKey)
+        let records = try StateStore(path: database).downloads.records(feed: listing.source.feedKey)
         #expect(records.count == count, "every episode has a record for podcast resume")
         #expect(records.values.allSatisfy { $0.state == .paused })
     }

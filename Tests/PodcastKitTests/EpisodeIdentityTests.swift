@@ -144,15 +144,15 @@ import Testing
     @Test func aStoreMadeWithOldIdentitiesDownloadsNothingAgainAfterTheUpgrade() throws {
         let directory = try TemporaryDirectory(prefix: "identity-upgrade")
         let store = try StateStore(path: directory.path("state.sqlite"))
-        let (subscription, _) = try store.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init(first: 3))
+        let (subscription, _) = try store.subscriptions.subscribe(url: "http://h/feed.xml", title: "Show", htmlURL: nil, change: .init(first: 3))
         let url = { (number: Int, token: String) in "https://dts.podtrac.com/redirect.mp3/cdn.example/\(number).mp3?token=\(token)" }
         let old = (1...3).reversed().enumerated().map { index, number in
             ListingItem(
                 number: index + 1, identity: "enclosure:" + url(number, "old"), title: "Episode \(number)", enclosureURL: url(number, "old"),
                 published: Self.day(number))
         }
-        #expect(try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: old)).new == 3)
-        try store.markEpisodesDone(old.prefix(2).map(\.identity), of: subscription.id)
+        #expect(try store.subscriptions.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: old)).new == 3)
+        try store.subscriptions.markEpisodesDone(old.prefix(2).map(\.identity), of: subscription.id)
 
         var feed = Feed(url: subscription.url)
         feed.episodes = (1...3).reversed().map { number in
@@ -163,13 +163,13 @@ import Testing
         }
         let fresh = Listing(feed: feed, url: subscription.url).items
         #expect(fresh.allSatisfy { !$0.identity.contains("token") }, "the new rule makes other identities: \(fresh.map(\.identity))")
-        let triage = try store.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: fresh))
+        let triage = try store.subscriptions.recordRefresh(.init(id: subscription.id, address: subscription.url, result: .updated, episodes: fresh))
         #expect(triage.new == 0 && triage.churned == 0)
-        let refreshed = try #require(try store.subscription(url: subscription.url))
-        let pending = try store.pendingEpisodes(of: refreshed)
+        let refreshed = try #require(try store.subscriptions.find(url: subscription.url))
+        let pending = try store.subscriptions.pendingEpisodes(of: refreshed)
         #expect(pending.map(\.identity) == [fresh[2].identity], "only the one never downloaded, under its new identity")
         #expect(pending.first?.enclosureURL == url(1, "fresh"), "with the URL the feed gives now")
-        let summary = try #require(try store.subscriptionSummaries().first)
+        let summary = try #require(try store.subscriptions.summaries().first)
         #expect(summary.episodes == 3 && summary.new == 1)
         withExtendedLifetime(directory) {}
     }

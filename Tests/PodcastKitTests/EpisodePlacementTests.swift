@@ -56,7 +56,7 @@ import Testing
             record.sha256 = SHA2.hex(try SHA2.digest(ofFile: path, .sha256))
             record.fileStamp = FileIO.stamp(ofName: path)
         }
-        try store.saveDownload(record)
+        try store.downloads.save(record)
     }
 
     /// Writes `contents` at `path`, making its folder.

@@ -18,7 +18,7 @@ import Testing
         var record = DownloadRecord(feed: feed, identity: identity, podcastTitle: "Show", title: identity, url: "http://h/1.mp3", mediaType: nil, published: nil)
         record.state = .downloaded
         record.path = path
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         try store.libraryFiles.save(LibraryFile(path: path + ".srt", feed: feed, identity: identity, kind: .transcript, bytes: 1, sha256: nil))
     }
 
@@ -29,7 +29,7 @@ import Testing
         try store.write { () throws(SQLiteError) in
             try EpisodeRecords.rekey(feed: Self.feed, identity: "old", to: "new", in: store.connection)
         }
-        #expect(try store.downloadRecord(EpisodeKey(feed: Self.feed, identity: "new"))?.path == "/e/a.mp3")
+        #expect(try store.downloads.record(EpisodeKey(feed: Self.feed, identity: "new"))?.path == "/e/a.mp3")
         #expect(try store.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: "new")).map(\.path) == ["/e/a.mp3.srt"])
     }
 

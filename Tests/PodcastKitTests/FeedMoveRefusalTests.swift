@@ -117,26 +117,26 @@ import Testing
     @Test func theStoreRecordsNothingOfADocumentReadAtAnotherSubscriptionsAddress() throws {
         let directory = try TemporaryDirectory(prefix: "move-refusal")
         let store = try StateStore(path: directory.path("state.sqlite"))
-        let (alpha, _) = try store.subscribe(url: "http://a/feed.xml", title: "Alpha", htmlURL: nil, change: .init(first: 0))
+        let (alpha, _) = try store.subscriptions.subscribe(url: "http://a/feed.xml", title: "Alpha", htmlURL: nil, change: .init(first: 0))
         let alphaItems = [ListingItem(number: 1, identity: "a1", title: "A1", guid: "a1")]
-        _ = try store.recordRefresh(.init(id: alpha.id, address: alpha.url, result: .updated, title: "Alpha", episodes: alphaItems))
-        _ = try store.subscribe(url: "http://b/feed.xml", title: "Bravo", htmlURL: nil, change: .init())
+        _ = try store.subscriptions.recordRefresh(.init(id: alpha.id, address: alpha.url, result: .updated, title: "Alpha", episodes: alphaItems))
+        _ = try store.subscriptions.subscribe(url: "http://b/feed.xml", title: "Bravo", htmlURL: nil, change: .init())
 
         let bravoItems = [ListingItem(number: 1, identity: "b2", title: "B2", guid: "b2"), ListingItem(number: 2, identity: "b1", title: "B1", guid: "b1")]
         let cache = FeedCacheEntry(url: "http://b/feed.xml", etag: "\"b\"", lastModified: nil, bodyFile: "b.xml", fetchedAt: Date())
-        let triage = try store.recordRefresh(.init(
+        let triage = try store.subscriptions.recordRefresh(.init(
             id: alpha.id, address: "http://b/feed.xml", result: .moved, title: "Bravo", htmlURL: "https://bravo.example",
             digest: "d-bravo", cacheEntry: cache, episodes: bravoItems))
         #expect(triage.moveRefused?.contains("\"Bravo\"") == true)
         #expect(triage.new == 0)
-        let after = try #require(try store.subscription(url: "http://a/feed.xml"))
+        let after = try #require(try store.subscriptions.find(url: "http://a/feed.xml"))
         #expect(after.id == alpha.id && after.url == "http://a/feed.xml" && after.title == "Alpha" && after.htmlURL == nil)
         #expect(after.lastResult == .failed)
         #expect(after.lastError?.contains("\"Bravo\"") == true)
-        #expect(try store.lastAnswers()[alpha.id] == FeedRefresh.LastAnswer(), "none of Bravo's validators")
-        let summary = try #require(try store.subscriptionSummaries().first { $0.subscription.id == alpha.id })
+        #expect(try store.subscriptions.lastAnswers()[alpha.id] == FeedRefresh.LastAnswer(), "none of Bravo's validators")
+        let summary = try #require(try store.subscriptions.summaries().first { $0.subscription.id == alpha.id })
         #expect(summary.episodes == 1 && summary.new == 0)
-        #expect(try store.pendingEpisodes(of: after).isEmpty)
+        #expect(try store.subscriptions.pendingEpisodes(of: after).isEmpty)
         withExtendedLifetime(directory) {}
     }
 }

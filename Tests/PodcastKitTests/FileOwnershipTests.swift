@@ -27,7 +27,7 @@ import Testing
         record.bytes = Int64(Self.audio.count)
         record.sha256 = SHA2.hex(try SHA2.digest(ofFile: path, .sha256))
         record.subscription = subscription
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         return (store, directory, path)
     }
 
@@ -66,9 +66,9 @@ import Testing
     @Test func aCopyWithTheSameBytesIsNotTheFilePodcastPlaced() throws {
         let (store, directory, path) = try home()
         defer { withExtendedLifetime(directory) {} }
-        var record = try #require(try store.downloadRecord(Self.key))
+        var record = try #require(try store.downloads.record(Self.key))
         record.fileStamp = FileIO.stamp(ofName: path)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         // The user moves podcast's file away and puts a copy of it in its place.
         try FileManager.default.moveItem(atPath: path, toPath: directory.path("kept.mp3"))
         try FileManager.default.copyItem(atPath: directory.path("kept.mp3"), toPath: path)
@@ -80,18 +80,18 @@ import Testing
     @Test func anUntouchedFileIsKnownByItsStampAndAnEditedOneByItsDigest() throws {
         let (store, directory, path) = try home()
         defer { withExtendedLifetime(directory) {} }
-        var record = try #require(try store.downloadRecord(Self.key))
+        var record = try #require(try store.downloads.record(Self.key))
         record.fileStamp = FileIO.stamp(ofName: path)
         // A digest that no longer matches shows whether the file was read: with the stamp as it
         // was placed, it is not (the same file, its ctime unchanged: nothing wrote to it).
         record.sha256 = String(repeating: "0", count: 64)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         #expect(try FileOwnership(store: store).verdict(path, for: .delete).message == nil)
         // A ctime other than the one recorded (an edit since, a chmod): then the digest decides.
         // (Made by recording an earlier one: an edit within the clock's tick would keep it.)
         let placed = try #require(record.fileStamp)
         record.fileStamp = FileIO.Stamp(device: placed.device, inode: placed.inode, changed: placed.changed - 1_000_000_000)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         #expect(try FileOwnership(store: store).remove(path, for: .delete)
             .message == ("left \(path) in place: its contents changed since podcast wrote it"))
         #expect(FileManager.default.contents(atPath: path) == Self.audio)
@@ -171,7 +171,7 @@ import Testing
         let unknown = RecordedFile(path: path, role: .media(Self.key), bytes: Int64(Self.audio.count), sha256: nil, subscription: nil)
         let removal = try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
         #expect(removal.message == "left \(path) in place: another of podcast's files has that name now", "the store names it")
-        try store.forgetDeletedDownload(Self.key)
+        try store.downloads.forgetDeleted(Self.key)
         #expect(try FileOwnership(store: store).removeEarlierCopy(unknown, of: Self.key)
             .message == ("left \(path) in place: podcast kept no digest of it (an older version wrote it), so it cannot tell whether it changed"))
         #expect(FileManager.default.contents(atPath: path) == Self.audio)

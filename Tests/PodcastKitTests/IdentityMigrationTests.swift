@@ -21,13 +21,13 @@ import Testing
         var record = DownloadRecord(feed: Self.feed, identity: Self.old, podcastTitle: "Show", title: "E1", url: Self.tracked, mediaType: nil, published: nil)
         record.state = .downloaded
         record.path = directory.path("e1.mp3")
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         try store.libraryFiles.save(LibraryFile(path: directory.path("e1.info.json"), feed: Self.feed, identity: Self.old, kind: .info, bytes: 2, sha256: nil))
         let guid = EpisodeKey(feed: Self.feed, identity: "guid-1")
         var other = record
         other.identity = guid.identity
         other.path = directory.path("g.mp3")
-        try store.saveDownload(other)
+        try store.downloads.save(other)
         try store.currentListing.replace(with: Listing(source: .feed(url: Self.feed, title: "Show"), items: [
             ListingItem(number: 1, identity: Self.old, title: "E1", enclosureURL: Self.tracked),
         ]))
@@ -37,9 +37,9 @@ import Testing
 
         let upgraded = try StateStore(path: path)
         try upgraded.migrate()
-        #expect(try upgraded.downloadRecord(EpisodeKey(feed: Self.feed, identity: renewed))?.path == directory.path("e1.mp3"))
-        #expect(try upgraded.downloadRecord(EpisodeKey(feed: Self.feed, identity: Self.old)) == nil)
-        #expect(try upgraded.downloadRecord(guid)?.path == directory.path("g.mp3"), "a guid is no fallback: left as it is")
+        #expect(try upgraded.downloads.record(EpisodeKey(feed: Self.feed, identity: renewed))?.path == directory.path("e1.mp3"))
+        #expect(try upgraded.downloads.record(EpisodeKey(feed: Self.feed, identity: Self.old)) == nil)
+        #expect(try upgraded.downloads.record(guid)?.path == directory.path("g.mp3"), "a guid is no fallback: left as it is")
         #expect(try upgraded.libraryFiles.files(of: EpisodeKey(feed: Self.feed, identity: renewed)).count == 1)
         #expect(try upgraded.currentListing.load()?.items.map(\.identity) == [renewed])
     }

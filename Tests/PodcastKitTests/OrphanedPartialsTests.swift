@@ -25,7 +25,7 @@ import Testing
         var record = DownloadRecord(queuing: item, url: "http://h/one.mp3")
         record.resume.partialPath = partials + "/named.part"
         record.state = .paused
-        try store.saveDownload(record)
+        try store.downloads.save(record)
 
         try write(partials + "/named.part", bytes: 10, age: 3_600)
         try write(partials + "/0123456789abcdef.part", bytes: 1_000, age: 3_600)

@@ -24,7 +24,7 @@ import Testing
         record.bytes = FileIO.regularFileSize(path) ?? 0
         record.sha256 = digest ? SHA2.hex(try SHA2.digest(ofFile: path, .sha256)) : nil
         record.subscription = subscription
-        try store.saveDownload(record)
+        try store.downloads.save(record)
     }
 
     /// True when some descriptor of this process is open on the file `inode` (the hasher has

@@ -12,10 +12,10 @@ import Testing
         let path = directory.path("state.sqlite")
         let store = try StateStore(path: path)
         var record = DownloadRecord(feed: "http://h/feed.xml", identity: "g1", podcastTitle: "Show", title: "E1", url: "http://h/1.mp3", mediaType: nil, published: nil)
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         record.identity = "g2"
         record.title = "E2"
-        try store.saveDownload(record)
+        try store.downloads.save(record)
         try store.connection.execute("UPDATE downloads SET library = 'template={title}.{ext}' || char(10) || 'tag=1' WHERE identity = 'g1'")
         try store.connection.execute("UPDATE downloads SET library = 'template=no ext' WHERE identity = 'g2'")
         try store.connection.execute("""
@@ -34,7 +34,7 @@ import Testing
         let carried = try #require(try text.firstRow { row throws(SQLiteError) in try row.string(at: 0) })
         #expect(try LibrarySettings(stored: carried) == LibrarySettings(nameTemplate: try NameTemplate("{title}.{ext}"), tag: true))
         // A template no version could read is carried as it was; reading it names the episode.
-        let error = try #require(throws: StoreError.self) { try upgraded.downloadRecord(EpisodeKey(feed: "http://h/feed.xml", identity: "g2")) }
+        let error = try #require(throws: StoreError.self) { try upgraded.downloads.record(EpisodeKey(feed: "http://h/feed.xml", identity: "g2")) }
         guard case .unreadableRecord(let what) = error.kind else {
             Issue.record("expected an unreadable record, got \(error)")
             return

@@ -8,7 +8,7 @@ import Testing
     @Test func theStoreAndItsLogAreReadableByTheirOwnerOnly() throws {
         try withTemporaryDirectory { directory in
             let store = try StateStore(path: directory + "/state.sqlite")
-            try store.saveDownload(DownloadRecord(
+            try store.downloads.save(DownloadRecord(
                 feed: "https://u:p@example.com/feed.xml", identity: "e", podcastTitle: "Show", title: "E", url: "https://example.com/e.mp3",
                 mediaType: nil, published: nil))
             for name in ["state.sqlite", "state.sqlite-wal"] {
@@ -174,7 +174,7 @@ import Testing
             record.finalError = true
             record.speed = 12.5
             record.integrity = Integrity(type: "sri", value: "sha256-abc")
-            try StateStore(path: path).saveDownload(record)
+            try StateStore(path: path).downloads.save(record)
             // Run the rebuild again over the stored record, then the columns later steps added.
             let rebuild = try #require(StateStore.migrations.firstIndex { $0.summary.contains("state check") })
             try StateStore(path: path).connection.execute(StateStore.migrations[rebuild].sql)
@@ -186,11 +186,11 @@ import Testing
 
             let reopened = try StateStore(path: path)
             #expect(try reopened.schemaVersion() == StateStore.currentSchemaVersion)
-            #expect(try reopened.downloadRecord(EpisodeKey(feed: record.feed, identity: record.identity)) == record)
+            #expect(try reopened.downloads.record(EpisodeKey(feed: record.feed, identity: record.identity)) == record)
             #expect(throws: SQLiteError.self) {
                 try reopened.connection.execute("UPDATE downloads SET state = 'lost'")
             }
-            #expect(try reopened.downloadOwning(path: record.path ?? "")?.identity == "ep-1")
+            #expect(try reopened.downloads.episode(owning: record.path ?? "")?.identity == "ep-1")
         }
     }
 
@@ -204,8 +204,8 @@ import Testing
             record.path = directory + "/Show/1.mp3"
             record.sha256 = String(repeating: "ab", count: 32)
             record.library = LibrarySettings(nameTemplate: try NameTemplate("{title}.{ext}"), companions: [.info], tag: true)
-            try store.saveDownload(record)
-            #expect(try store.downloadRecord(record.key) == record)
+            try store.downloads.save(record)
+            #expect(try store.downloads.record(record.key) == record)
         }
     }
 

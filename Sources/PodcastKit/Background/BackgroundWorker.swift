@@ -121,7 +121,7 @@ public struct BackgroundWorker {
         do {
             let contents = try request.settings.secretsFile.map { name throws(SystemError) in try secrets.load(name) }
             let settings = request.settings.settings(secrets: contents, fallbackDirectory: paths.episodesDirectory)
-            let all = try store.subscriptions()
+            let all = try store.subscriptions.all()
             let chosen = request.subscriptions.map { ids in all.filter { ids.contains($0.id) }.map(\.namedForUpdate) } ?? all
             log("update \(request.id): fetching \(Plural.count(chosen.count, "feed"))")
             let display = display()

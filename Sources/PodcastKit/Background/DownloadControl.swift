@@ -20,7 +20,7 @@ public enum DownloadControl {
             var waiting: [DownloadRecord] = []
             var finished: [DownloadRecord] = []
             for asked in outcome.asked {
-                let now = try store.downloadRecord(asked.key)
+                let now = try store.downloads.record(asked.key)
                 if let now, now.state == .downloaded { finished.append(now) }
                 guard let now, [.queued, .downloading].contains(now.state), let owner = now.owner, owner == asked.owner
                 else { continue }

@@ -29,9 +29,9 @@ extension DownloadBatch {
         }
         roster.claims.groupClaimed()
         guard !group.isEmpty else { return }
-        let answers: [StateStore.Claim]
+        let answers: [DownloadRecords.Claim]
         do {
-            answers = try store.claimDownloads(group.map(\.record), for: .current, force: force)
+            answers = try store.downloads.claim(group.map(\.record), for: .current, force: force)
         } catch {
             // Never recorded, so `podcast resume` cannot know them.
             let reason = "could not record the download: \(error); run podcast download again for it"
@@ -159,7 +159,7 @@ extension DownloadBatch {
             record.sha256 = placement.sha256
             record.fileStamp = found.stamp
             record.resume = ResumeRecord()
-            try store.saveDownloaded(record)
+            try store.downloads.saveCompleted(record)
             forgetPlacement(of: item, report: report)
             // Ownership: the episode's own partial file (left when a tagged copy was placed).
             if let partial = claimedRecord.resume.partialPath { unlink(partial) }

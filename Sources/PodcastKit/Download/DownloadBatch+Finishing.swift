@@ -61,7 +61,7 @@ extension DownloadBatch {
                     // in place, which the rollback's handling below records again or reports.
                     placed.append((done, path, replaced?.path == path ? nil : replaced))
                     if let record = active[done.id]?.record {
-                        try store.saveDownloaded(record)
+                        try store.downloads.saveCompleted(record)
                         try store.placements.forget([record.key])
                     }
                 }
@@ -143,7 +143,7 @@ extension DownloadBatch {
 }
 
 extension DownloadRecord {
-    /// The record of a download that ended well, its file at `path` as `file` says. `StateStore.saveDownloaded`
+    /// The record of a download that ended well, its file at `path` as `file` says. `DownloadRecords.saveCompleted`
     /// writes exactly these fields.
     mutating func completed(by done: CompletedTransfer, at path: String, file: FinishedFile) {
         state = .downloaded

@@ -233,7 +233,7 @@ public final class DownloadBatch {
             // Ownership: the episode's own partial file in `.partial`.
             unlink(download.partialPath)
             do {
-                try store.deleteDownload(download.record.key)
+                try store.downloads.delete(download.record.key)
             } catch {
                 // A record left behind has no partial file any more: a later resume starts it over.
                 note = "but its record could not be removed: \(error); podcast resume would fetch it again"
@@ -291,8 +291,8 @@ public final class DownloadBatch {
             }
         }
         do {
-            try store.saveDownloads(due)
-            if chores.progressWriteDue(now: now) { try store.recordProgress(others) }
+            try store.downloads.save(due)
+            if chores.progressWriteDue(now: now) { try store.downloads.recordProgress(others) }
         } catch {
             // Not fatal: the records stay behind their files, which is safe (a record never
             // vouches for more than the file holds), and the next checkpoint tries again.
@@ -332,7 +332,7 @@ public final class DownloadBatch {
     /// caller to tell the user (a store write is never dropped in silence).
     func save(_ record: DownloadRecord) -> String? {
         do {
-            try store.saveDownload(record)
+            try store.downloads.save(record)
             return nil
         } catch {
             return "\(error)"

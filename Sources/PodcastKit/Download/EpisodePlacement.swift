@@ -109,7 +109,7 @@ struct EpisodePlacement {
 
     /// Whether the episode `key`'s file may take `path`, as the store and the disk say now.
     static func availability(of path: String, for key: EpisodeKey, store: StateStore) throws -> Availability {
-        if try store.downloadOwning(path: path) == key { return .own }
+        if try store.downloads.episode(owning: path) == key { return .own }
         guard try store.libraryFiles.recordedFile(path: path) == nil, try !store.libraryFiles.hasMediaFile(stem: stem(of: path), excluding: key),
             FileIO.stamp(ofName: path) == nil
         else { return .taken }

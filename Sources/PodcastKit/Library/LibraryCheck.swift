@@ -48,7 +48,7 @@ public struct LibraryCheck {
             guard let path = record.path else { continue }
             let verdict = Self.verdict(path: path, bytes: record.bytes, sha256: record.sha256)
             if !verdict.isGood {
-                try store.markDamaged(record.key, reason: "\(Self.describe(verdict)) (podcast verify); fetch it again with podcast resume")
+                try store.downloads.markDamaged(record.key, reason: "\(Self.describe(verdict)) (podcast verify); fetch it again with podcast resume")
             }
             let finding = Finding(path: path, title: record.title, verdict: verdict, isMedia: true)
             findings.append(finding)

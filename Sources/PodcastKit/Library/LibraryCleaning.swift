@@ -26,7 +26,7 @@ public struct LibraryCleaning {
     /// Cleans the Episodes directories `directories` (and every other one the records name).
     public func run(episodesDirectories directories: [String]) throws -> Outcome {
         var outcome = Outcome()
-        let records = try store.downloadRecords()
+        let records = try store.downloads.all()
         let files = try store.libraryFiles.all()
         // Every Episodes directory a record knows of: partial files live in its `.partial` folder.
         var roots = Set(directories)
@@ -37,7 +37,7 @@ public struct LibraryCleaning {
             let partials = EpisodePlacement.partialDirectory(in: root)
             return ((try? FileIO.names(in: partials)) ?? []).map { (partials + "/" + $0, $0) }
         }
-        let named = try store.partialPaths()
+        let named = try store.downloads.partialPaths()
         for (path, name) in listed {
             // One an earlier version had TagLib tag in place (`.part.opus`) is orphaned once nobody has touched it for a while.
             let orphaned = (DownloadBatch.isPartialName(name) && !named.contains(path))
@@ -55,7 +55,7 @@ public struct LibraryCleaning {
         }
         for record in records where record.state == .downloaded {
             guard let path = record.path, access(path, F_OK) != 0 else { continue }
-            try store.forgetDeletedDownload(record.key)
+            try store.downloads.forgetDeleted(record.key)
             outcome.records.append(record.title)
         }
         for file in files where access(file.path, F_OK) != 0 {

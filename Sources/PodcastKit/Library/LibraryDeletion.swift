@@ -29,7 +29,7 @@ public struct LibraryDeletion {
     /// Deletes the episodes `keys` name (chosen by the caller's filters: `podcast delete`), then
     /// rewrites their podcasts' playlists; `deleted` hears of each as it goes.
     public func delete(_ keys: [EpisodeKey], deleted: (DownloadRecord, Outcome) -> Void) throws -> [String] {
-        let records = try keys.compactMap { key throws(StoreError) in try store.downloadRecord(key) }.filter { $0.path != nil }
+        let records = try keys.compactMap { key throws(StoreError) in try store.downloads.record(key) }.filter { $0.path != nil }
         var problems: [String] = []
         for record in records {
             let outcome = try deleteEpisode(record.key, for: .delete)
@@ -49,7 +49,7 @@ public struct LibraryDeletion {
     /// so no record is left naming a deleted file.
     public func deleteEpisode(_ key: EpisodeKey, for reason: FileOwnership.Reason) throws -> Outcome {
         var outcome = Outcome()
-        guard let record = try store.downloadRecord(key), let path = record.path else { return outcome }
+        guard let record = try store.downloads.record(key), let path = record.path else { return outcome }
         switch try ownership.remove(path, for: reason) {
         case .removed(let bytes):
             outcome.files.append(path)
@@ -59,7 +59,7 @@ public struct LibraryDeletion {
         case .refused(let refusal):
             switch (refusal.cause, reason) {
             case (.changed, .keep), (.changed, .unsubscribe):
-                try store.releaseFromSubscription(key)
+                try store.downloads.releaseFromSubscription(key)
                 outcome.problems.append(refusal.message + "; it is yours now, and no longer counted as the subscription's")
             default:
                 outcome.problems.append(refusal.message)
@@ -72,9 +72,9 @@ public struct LibraryDeletion {
         } catch {
             outcome.problems.append("could not delete the companion files of \(record.title): \(error)")
         }
-        try store.forgetDeletedDownload(key)
-        if let subscription = try store.subscription(url: key.feed) {
-            try store.markEpisodesDone([key.identity], of: subscription.id)
+        try store.downloads.forgetDeleted(key)
+        if let subscription = try store.subscriptions.find(url: key.feed) {
+            try store.subscriptions.markEpisodesDone([key.identity], of: subscription.id)
         }
         return outcome
     }

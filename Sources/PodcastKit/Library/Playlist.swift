@@ -70,7 +70,7 @@ enum Playlist {
     /// wrote there for it (never over another file: `FileOwnership`) and records it as podcast's;
     /// returns why it was not written, or nil.
     private static func write(feed: String, to destination: String, subscription: Int?, store: StateStore) throws -> String? {
-        let entries = try store.downloadRecords(feed: feed).values.compactMap { record in
+        let entries = try store.downloads.records(feed: feed).values.compactMap { record in
             record.state == .downloaded ? record.path.map { Entry(path: $0, title: record.title, published: record.published) } : nil
         }
         let folder = FileIO.folder(of: destination)

@@ -39,7 +39,7 @@ public struct Batches {
         guard let url = item.entry.enclosureURL else {
             return DownloadResult(item: item, state: .skipped, path: nil, bytes: 0, error: DownloadResult.noMedia)
         }
-        let existing = try store.selectDownload(item.key)
+        let existing = try store.downloads.select(item.key)
         if let existing {
             if existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                 return DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: "already downloaded")
@@ -53,7 +53,7 @@ public struct Batches {
             record.adoptResumeData(of: existing)
             record.resume.partialPath = existing.resume.partialPath
         }
-        try store.upsertDownload(record)
+        try store.downloads.upsert(record)
         return nil
     }
 
@@ -95,16 +95,16 @@ public struct Batches {
             guard let id = try next.firstRow({ row throws(SQLiteError) in row.optionalInt(at: 0) }) ?? nil,
                 let batch = try selectBatches(where: "id = :id", id: id).first else { return nil }
             let free = try store.connection.prepare("""
-                SELECT \(StateStore.downloadColumns) FROM downloads
+                SELECT \(DownloadRecords.columns) FROM downloads
                 WHERE state = 'queued' AND owner_pid IS NULL
                     AND (feed, identity) IN (SELECT feed, identity FROM batch_items WHERE batch = :batch AND outcome IS NULL)
                 ORDER BY published DESC, title
                 """)
             try free.bind(id, named: ":batch")
-            var records = try free.rows { row throws(SQLiteError) in try StateStore.downloadRecord(from: row) }
+            var records = try free.rows { row throws(SQLiteError) in try DownloadRecords.record(from: row) }
             for index in records.indices {
                 records[index].owner = owner
-                try store.upsertDownload(records[index])
+                try store.downloads.upsert(records[index])
             }
             return (batch, records)
         }

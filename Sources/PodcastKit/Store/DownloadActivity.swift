@@ -9,7 +9,7 @@ public struct DownloadActivity {
     public func unfinished() throws(StoreError) -> [(record: DownloadRecord, updated: Date)] {
         try store.read { () throws(SQLiteError) -> [(record: DownloadRecord, updated: Date)] in
             let query = try store.connection.prepare("""
-                SELECT \(StateStore.downloadColumns), updated_at FROM downloads
+                SELECT \(DownloadRecords.columns), updated_at FROM downloads
                 WHERE state != 'downloaded'
                 ORDER BY podcast_title, published DESC, title, identity
                 """)
@@ -22,7 +22,7 @@ public struct DownloadActivity {
     public func finished(since: Date?, limit: Int?) throws(StoreError) -> [(record: DownloadRecord, updated: Date)] {
         try store.read { () throws(SQLiteError) -> [(record: DownloadRecord, updated: Date)] in
             let query = try store.connection.prepare("""
-                SELECT \(StateStore.downloadColumns), updated_at FROM downloads
+                SELECT \(DownloadRecords.columns), updated_at FROM downloads
                 WHERE state = 'downloaded' AND updated_at >= :since
                 ORDER BY updated_at DESC, podcast_title, title LIMIT :limit
                 """)
@@ -43,6 +43,6 @@ public struct DownloadActivity {
 
     private static func timedRecord(from row: SQLiteStatement) throws(SQLiteError) -> (record: DownloadRecord, updated: Date) {
         // updated_at follows the record's columns.
-        (try StateStore.downloadRecord(from: row), Date(timeIntervalSince1970: row.optionalDouble(at: Int32(StateStore.downloadColumnCount)) ?? 0))
+        (try DownloadRecords.record(from: row), Date(timeIntervalSince1970: row.optionalDouble(at: Int32(DownloadRecords.columnCount)) ?? 0))
     }
 }

@@ -17,7 +17,7 @@ public struct DownloadRecord: Sendable, Equatable {
         /// Finished: `path` holds the file.
         case downloaded
         /// Finished, then its files were deleted by podcast (`delete`, `keep`): not `new` again.
-        /// Only listings see this state (`StateStore.downloadRecords(feed:)`); no stored record has it.
+        /// Only listings see this state (`DownloadRecords.records(feed:)`); no stored record has it.
         case deleted
     }
 

@@ -73,7 +73,7 @@ public struct LibraryFiles {
         return LibraryFile(
             path: try row.string(at: 0), feed: try row.string(at: 1), identity: row.optionalString(at: 2), kind: known,
             bytes: row.optionalInt64(at: 4) ?? 0, sha256: row.optionalString(at: 5), subscription: row.optionalInt(at: 6),
-            fileStamp: StateStore.fileStamp(device: row.optionalInt64(at: 7), inode: row.optionalInt64(at: 8), changed: row.optionalInt64(at: 9)))
+            fileStamp: DownloadRecords.fileStamp(device: row.optionalInt64(at: 7), inode: row.optionalInt64(at: 8), changed: row.optionalInt64(at: 9)))
     }
 
     /// What the store says of the file at `path`, if podcast wrote it: an episode's media file, an
@@ -90,7 +90,7 @@ public struct LibraryFiles {
                 return RecordedFile(
                     path: path, role: .media(key), bytes: finished ? row.optionalInt64(at: 3) : nil, sha256: row.optionalString(at: 4),
                     subscription: row.optionalInt(at: 5),
-                    stamp: StateStore.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
+                    stamp: DownloadRecords.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
             }) {
                 return file
             }
@@ -111,7 +111,7 @@ public struct LibraryFiles {
                     ?? .podcastFile(feed: feed, known)
                 return RecordedFile(
                     path: path, role: role, bytes: try row.int64(at: 3), sha256: row.optionalString(at: 4), subscription: row.optionalInt(at: 5),
-                    stamp: StateStore.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
+                    stamp: DownloadRecords.fileStamp(device: row.optionalInt64(at: 6), inode: row.optionalInt64(at: 7), changed: row.optionalInt64(at: 8)))
             }
         }
     }

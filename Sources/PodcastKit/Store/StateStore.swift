@@ -243,6 +243,12 @@ public final class StateStore {
 // MARK: The tables, each a type of its own holding the store
 
 extension StateStore {
+    /// The download record of each episode podcast was asked for.
+    public var downloads: DownloadRecords { DownloadRecords(store: self) }
+
+    /// The subscriptions, with the episodes their fetches have shown.
+    public var subscriptions: Subscriptions { Subscriptions(store: self) }
+
     /// The placements table: finished files on their way to their names.
     var placements: Placements { Placements(store: self) }
 

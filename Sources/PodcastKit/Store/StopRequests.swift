@@ -60,15 +60,15 @@ public struct StopRequests {
             var outcome = StopOutcome()
             if let keys {
                 for key in keys {
-                    guard let record = try store.selectDownload(key) else {
+                    guard let record = try store.downloads.select(key) else {
                         outcome.neverDownloaded.append(key)
                         continue
                     }
                     if stoppable.contains(record.state) { records.append(record) } else { outcome.notStopped.append(record) }
                 }
             } else {
-                let query = try store.connection.prepare("SELECT \(StateStore.downloadColumns) FROM downloads WHERE state != 'downloaded'")
-                records = try query.rows { row throws(SQLiteError) in try StateStore.downloadRecord(from: row) }
+                let query = try store.connection.prepare("SELECT \(DownloadRecords.columns) FROM downloads WHERE state != 'downloaded'")
+                records = try query.rows { row throws(SQLiteError) in try DownloadRecords.record(from: row) }
             }
             for var record in records where stoppable.contains(record.state) {
                 if [.queued, .downloading].contains(record.state), let owner = record.owner, owner.isAlive {
@@ -81,9 +81,9 @@ public struct StopRequests {
                         record.owner = nil
                         record.speed = nil
                         record.error = "paused"
-                        try store.upsertDownload(record)
+                        try store.downloads.upsert(record)
                     case .cancel:
-                        try store.deleteDownloadRow(record.key)
+                        try store.downloads.deleteRow(record.key)
                     }
                     outcome.stopped.append(record)
                 }

@@ -105,7 +105,7 @@ public struct SubscriptionUpdate {
         } catch {
             report(.warning("could not clear the feed cache of an earlier, interrupted update (\(error)); it is tried again next time"))
         }
-        let answers = try store.lastAnswers()
+        let answers = try store.subscriptions.lastAnswers()
         // Every subscription's addresses, due or not: no feed may move onto another's.
         let owners = try store.subscriptionAddresses.owners()
         let round = FeedRound(
@@ -140,7 +140,7 @@ public struct SubscriptionUpdate {
             let downloaded = outcome.pending.filter { !$0.subscription.settings.noDownload }.map(\.subscription)
             try markDone(outcome.results, of: downloaded)
             guard outcome.stop == nil else { return outcome }
-            let updated = try store.subscriptions().filter { subscription in due.contains { $0.id == subscription.id } }
+            let updated = try store.subscriptions.all().filter { subscription in due.contains { $0.id == subscription.id } }
             try applyKeep(to: updated, report: report)
             return outcome
         }
@@ -149,7 +149,7 @@ public struct SubscriptionUpdate {
     /// Records fetches that ended (`FeedRound.Outcome`), all in one transaction, and returns their reports.
     fileprivate func record(_ ended: [FeedRound.Outcome]) throws -> [FeedReport] {
         let records = ended.map(Self.record(of:))
-        let triages = try store.recordRefreshes(records)
+        let triages = try store.subscriptions.recordRefreshes(records)
         return try zip(ended, zip(records, triages)).map { ended, recorded in
             try report(ended, record: recorded.0, triage: recorded.1)
         }
@@ -205,7 +205,7 @@ public struct SubscriptionUpdate {
                 + "than those seen before: the feed changed its episode identities (a move to another host?); they are "
                 + "marked seen and none is downloaded (podcast download can still fetch any of them)")
         }
-        let subscription = try store.subscription(url: triage.moveRefused == nil ? refresh.address : refresh.requested)
+        let subscription = try store.subscriptions.find(url: triage.moveRefused == nil ? refresh.address : refresh.requested)
             ?? Subscription(id: refresh.subscription, url: refresh.address, title: record.title ?? refresh.address)
         // A refused redirect is the fetch's error; a refused itunes:new-feed-url only a warning.
         for refusal in refresh.refused where refusal.readWhereItIs {
@@ -234,7 +234,7 @@ public struct SubscriptionUpdate {
     private func markDone(_ results: [DownloadResult], of subscriptions: [Subscription]) throws {
         for subscription in subscriptions {
             let done = results.filter { $0.item.feed == subscription.url && $0.path != nil && $0.succeeded }.map(\.item.entry.identity)
-            try store.markEpisodesDone(done, of: subscription.id)
+            try store.subscriptions.markEpisodesDone(done, of: subscription.id)
         }
     }
 
@@ -245,7 +245,7 @@ public struct SubscriptionUpdate {
         let deletion = LibraryDeletion(store: store)
         for subscription in subscriptions {
             guard let keep = subscription.settings.keep else { continue }
-            let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep)
+            let doomed = KeepRule.toDelete(try store.subscriptions.filesDownloaded(by: subscription), keep: keep)
             for file in doomed {
                 let outcome = try deletion.deleteEpisode(file.key, for: .keep(subscription: subscription.id))
                 for problem in outcome.problems { report(.warning("\(problem) (keep \(keep) of \(subscription.title))")) }
@@ -341,7 +341,7 @@ private final class UpdateFeeder: BatchFeeder {
             for feed in try update.record(ended) {
                 reports.append(feed)
                 report(.feed(feed))
-                let items = try update.store.pendingEpisodes(of: feed.subscription)
+                let items = try update.store.subscriptions.pendingEpisodes(of: feed.subscription)
                 guard !items.isEmpty else { continue }
                 pending.append((feed.subscription, items))
                 if downloads && !feed.subscription.settings.noDownload { found += update.downloads(of: feed.subscription, items) }

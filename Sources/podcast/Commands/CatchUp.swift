@@ -30,9 +30,9 @@ struct CatchUp: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions(), store: store)
+        let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions.all(), store: store)
         let failed = try fetch(chosen, store: store, context: context)
-        let count = try store.catchUp(chosen.map(\.id))
+        let count = try store.subscriptions.catchUp(chosen.map(\.id))
         if output.json {
             context.console.print(JSONValue.object([
                 ("caught_up", .int(count)), ("subscriptions", .int(chosen.count)), ("failed", .int(failed)),

@@ -30,7 +30,7 @@ struct Clean: ParsableCommand {
         let context = try CommandContext.current()
         let store = try context.openStore()
         let directories = [try context.settings(episodesDir.map { [GivenSetting("episodes-dir", text: $0)] } ?? []).settings.episodesDirectory].compactMap { $0 }
-            + (try store.subscriptions().compactMap(\.settings.episodesDirectory))
+            + (try store.subscriptions.all().compactMap(\.settings.episodesDirectory))
         let outcome = try LibraryCleaning(store: store).run(episodesDirectories: directories)
         for file in outcome.files { context.console.message("removed \(file)") }
         for record in outcome.records { context.console.message("forgot \(record): its file is gone") }

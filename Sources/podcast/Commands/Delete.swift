@@ -98,13 +98,13 @@ struct Delete: ParsableCommand {
     /// The download records the selection words name (of the last listing), or every one when
     /// there are none; the filters narrow them next.
     private func candidates(store: StateStore) throws -> [DownloadRecord] {
-        guard !selection.isEmpty else { return try store.downloadRecords() }
+        guard !selection.isEmpty else { return try store.downloads.all() }
         guard let listing = try store.currentListing.load() else {
             throw UsageError("there is no listing to delete from; run podcast episodes <feed> first, or give only filters such as --older-than")
         }
-        let records = try store.downloadRecords(feed: listing.source.feedKey)
+        let records = try store.downloads.records(feed: listing.source.feedKey)
         return try listing.selectedItems(selection, filter: SelectionFilter(), records: records).compactMap { item in
-            try store.downloadRecord(item.key)
+            try store.downloads.record(item.key)
         }
     }
 

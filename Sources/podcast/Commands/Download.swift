@@ -101,7 +101,7 @@ struct Download: ParsableCommand, OutputConfigured {
             }
             listing = current
         }
-        return try listing.selectedItems(words, filter: filters.filter, records: try store.downloadRecords(feed: listing.source.feedKey))
+        return try listing.selectedItems(words, filter: filters.filter, records: try store.downloads.records(feed: listing.source.feedKey))
     }
 
     /// Fetches and lists `feed` as `podcast episodes` would, and remembers the listing.

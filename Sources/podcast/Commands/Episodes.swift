@@ -61,7 +61,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
         let url = fetched.url
         // Only what the store recorded shows as downloaded: a file found where an episode would
         // go is not podcast's (FileOwnership).
-        let records = try store.downloadRecords(feed: url)
+        let records = try store.downloads.records(feed: url)
 
         for move in fetched.moves {
             context.console.note(move)

@@ -16,7 +16,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.current()
-        let subscriptions = try context.openStore().subscriptions()
+        let subscriptions = try context.openStore().subscriptions.all()
         let outlines = subscriptions.map { OPMLOutline(title: $0.title, feedURL: $0.url, htmlURL: $0.htmlURL) }
         // The user's own file: the feeds' URLs as subscribed, credentials included, to import again.
         Console.writeUsersDocument(OPMLWriter.document(title: "podcast subscriptions", outlines: outlines, created: Date()))

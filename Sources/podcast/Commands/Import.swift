@@ -58,11 +58,11 @@ struct Import: ParsableCommand, OutputConfigured {
         let change = try settings.change(environment: context.environment)
         var rows: [SubscribeRendering.Row] = []
         for outline in document.outlines {
-            let (subscription, status) = try store.subscribe(
+            let (subscription, status) = try store.subscriptions.subscribe(
                 url: FeedAddress.normalized(outline.feedURL), title: outline.title ?? outline.feedURL, htmlURL: outline.htmlURL, change: change)
             rows.append(SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: status, episodes: 0, new: 0))
         }
-        let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions())
+        let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions.all())
         if output.json { rendering.report(json: true, console: context.console) }
         for outline in document.schemeless {
             let written = outline.feedURL.dropFirst("https://".count)

@@ -34,10 +34,10 @@ struct Resume: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let records = try store.unfinishedDownloads()
+        let records = try store.downloads.resumable()
         let listing = try store.currentListing.load()
         let items = records.map { DownloadItem(resuming: $0, listing: listing) }
-        if let note = Self.leftAlone(try store.downloadsFailedForGood()) { context.console.note(note) }
+        if let note = Self.leftAlone(try store.downloads.failedForGood()) { context.console.note(note) }
         guard !items.isEmpty else {
             if output.json { context.console.print(DownloadRendering(results: [], elapsed: .zero).json.serialized(pretty: false)) }
             context.console.message("nothing to resume: no download is unfinished")

@@ -37,7 +37,7 @@ struct Show: ParsableCommand, OutputConfigured {
             throw UsageError("there is no episode \(number) in the last listing (1–\(listing.items.count)); run podcast episodes <feed> to list them again")
         }
         let episode = try Self.episode(item, of: listing, store: store, context: context)
-        let record = try store.downloadRecords(feed: listing.source.feedKey)[item.identity]
+        let record = try store.downloads.records(feed: listing.source.feedKey)[item.identity]
         let rendering = ShowRendering(item: item, episode: episode, listing: listing, record: record)
         if output.json {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))

@@ -59,7 +59,7 @@ struct Subscribe: ParsableCommand, OutputConfigured {
                 rows.append(SubscribeRendering.Row(title: nil, url: feed, status: .failed, episodes: 0, new: 0))
             }
         }
-        SubscribeRendering(rows: rows, subscriptions: try store.subscriptions()).report(json: output.json, console: context.console)
+        SubscribeRendering(rows: rows, subscriptions: try store.subscriptions.all()).report(json: output.json, console: context.console)
         for note in notes { context.console.note(note) }
         if rows.contains(where: { $0.status == .failed }) { throw ExitCode(ExitStatus.operationFailed) }
     }
@@ -81,14 +81,14 @@ struct Subscribe: ParsableCommand, OutputConfigured {
         for move in fetched.moves { console.note(move) }
         for warning in fetched.result.warnings { console.warning(warning) }
         let feed = fetched.result.feed
-        let (subscription, status) = try store.subscribe(url: fetched.url, title: feed.title, htmlURL: feed.link, change: change)
+        let (subscription, status) = try store.subscriptions.subscribe(url: fetched.url, title: feed.title, htmlURL: feed.link, change: change)
         var new = 0
         if !subscription.hasBaseline {
             // With the answer's validators, the first update can be a conditional GET.
             let record = SubscriptionRefreshRecord(
                 id: subscription.id, address: subscription.url, result: .updated, title: feed.title, htmlURL: feed.link,
                 cacheEntry: fetched.validators, episodes: Listing(feed: feed, url: subscription.url).items)
-            new = try store.recordRefresh(record).new
+            new = try store.subscriptions.recordRefresh(record).new
         }
         let row = SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: status, episodes: feed.episodes.count, new: new)
         return (row, subscription)
@@ -99,8 +99,8 @@ struct Subscribe: ParsableCommand, OutputConfigured {
     /// after the update; nil when none.
     private func keepNote(_ subscription: Subscription, status: SubscribeRendering.Row.Status, store: StateStore) throws -> String? {
         guard settings.keep != nil, status == .added || status == .changed, let keep = subscription.settings.keep else { return nil }
-        let doomed = KeepRule.toDelete(try store.filesDownloaded(bySubscription: subscription), keep: keep).count
-        let others = try store.filesNotDownloaded(bySubscription: subscription)
+        let doomed = KeepRule.toDelete(try store.subscriptions.filesDownloaded(by: subscription), keep: keep).count
+        let others = try store.subscriptions.filesNotDownloaded(by: subscription)
         guard doomed > 0 || others > 0 else { return nil }
         let untouched = others == 0 ? "" : "; \(Plural.count(others, "other file")) of it, downloaded by hand or before podcast "
             + "recorded why, \(others == 1 ? "is" : "are") never deleted by keep"

@@ -21,7 +21,7 @@ struct Subscriptions: ParsableCommand, OutputConfigured {
 
     func run() throws {
         let context = try CommandContext.current()
-        let rendering = SubscriptionsRendering(summaries: try context.openStore().subscriptionSummaries())
+        let rendering = SubscriptionsRendering(summaries: try context.openStore().subscriptions.summaries())
         if output.json {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         } else if rendering.summaries.isEmpty {

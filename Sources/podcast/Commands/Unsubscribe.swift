@@ -32,7 +32,7 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions(), store: store)
+        let chosen = try SubscriptionReference.resolve(subscriptions, in: try store.subscriptions.all(), store: store)
         var removed: [JSONValue] = []
         var failed = false
         let deletion = LibraryDeletion(store: store)
@@ -40,7 +40,7 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
             var deleted = 0
             if deleteFiles {
                 var problems: [String] = []
-                for file in try store.filesDownloaded(bySubscription: subscription) {
+                for file in try store.subscriptions.filesDownloaded(by: subscription) {
                     let outcome = try deletion.deleteEpisode(
                         file.key, for: .unsubscribe(subscription: subscription.id))
                     problems += outcome.problems
@@ -53,11 +53,11 @@ struct Unsubscribe: ParsableCommand, OutputConfigured {
                     failed = true
                 }
             }
-            if deleteFiles, case let others = try store.filesNotDownloaded(bySubscription: subscription), others > 0 {
+            if deleteFiles, case let others = try store.subscriptions.filesNotDownloaded(by: subscription), others > 0 {
                 context.console.note("left \(Plural.count(others, "file")) of \"\(subscription.title)\" that its updates did not download "
                     + "(downloaded by hand, or before podcast recorded why); podcast delete removes them")
             }
-            try store.unsubscribe(subscription.id)
+            try store.subscriptions.unsubscribe(subscription.id)
             let files = deleteFiles ? "; deleted \(Plural.count(deleted, "file"))" : ""
             context.console.message("unsubscribed from \"\(subscription.title)\" (\(subscription.url))\(files)")
             removed.append(.object([

@@ -53,7 +53,7 @@ struct Update: ParsableCommand, OutputConfigured {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        let all = try store.subscriptions()
+        let all = try store.subscriptions.all()
         guard !all.isEmpty else {
             if output.json { context.console.print(UpdateRendering.emptyJSON.serialized(pretty: false)) }
             context.console.message("no subscriptions to update; add one with podcast subscribe <feed>")

@@ -38,12 +38,12 @@ struct Verify: ParsableCommand {
     func run() throws {
         let context = try CommandContext.current()
         let store = try context.openStore()
-        var records = try store.downloadRecords()
+        var records = try store.downloads.all()
         if !selection.isEmpty {
             guard let listing = try store.currentListing.load() else {
                 throw UsageError("there is no listing to verify from; run podcast episodes <feed> first, or give no selection")
             }
-            let keys = Set(try listing.selectedItems(selection, filter: filters.filter, records: try store.downloadRecords(feed: listing.source.feedKey))
+            let keys = Set(try listing.selectedItems(selection, filter: filters.filter, records: try store.downloads.records(feed: listing.source.feedKey))
                 .map(\.key))
             records = records.filter { keys.contains($0.key) }
         }

@@ -12,7 +12,7 @@ enum ListingSelection {
         guard let listing = try store.currentListing.load() else {
             throw UsageError("there is no listing to \(verb) from; give all, or run podcast episodes <feed> first")
         }
-        return try listing.selectedItems(words, filter: filter, records: try store.downloadRecords(feed: listing.source.feedKey)).map(\.key)
+        return try listing.selectedItems(words, filter: filter, records: try store.downloads.records(feed: listing.source.feedKey)).map(\.key)
     }
 
     /// The number and title of every episode of the last listing, by key: what lines about

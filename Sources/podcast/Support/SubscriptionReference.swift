@@ -27,7 +27,7 @@ enum SubscriptionReference {
             }
             return subscriptions[number - 1]
         }
-        if HTTPClient.isHTTP(word), let subscription = try store.subscription(url: word) {
+        if HTTPClient.isHTTP(word), let subscription = try store.subscriptions.find(url: word) {
             return subscription
         }
         switch TitleReference(word, titles: subscriptions.map(\.title)) {

@@ -29,7 +29,7 @@ enum OrphanedPartials {
         for name in names where ProcessTemporary.isOrphaned(name: name) { remove(directory + "/" + name, olderThan: 0) }
         let candidates = names.filter { DownloadBatch.isPartialName($0) }.map { directory + "/" + $0 }
         guard !candidates.isEmpty else { return removed }
-        let named = try store.partialPaths()
+        let named = try store.downloads.partialPaths()
         for path in candidates where !named.contains(path) { remove(path, olderThan: minimumAge) }
         return removed
     }

@@ -191,7 +191,7 @@ public struct FileOwnership {
     }
 
     /// Removes the file at `path` if it is podcast's for `reason`. Its record stays for the caller
-    /// to forget: an episode's deletion is also remembered (`StateStore.forgetDeletedDownload`).
+    /// to forget: an episode's deletion is also remembered (`DownloadRecords.forgetDeleted`).
     public func remove(_ path: String, for reason: Reason) throws -> Removal {
         try remove(path, checked: try check(path, recorded: try store.libraryFiles.recordedFile(path: path), for: reason))
     }

@@ -3,9 +3,16 @@ import Glibc
 import FoundationEssentials
 import PodcastPlatform
 
-extension StateStore {
+/// The downloads table: one record per episode podcast was asked for, from its claim to its
+/// finished file, which is what keeps two processes from fetching the same episode and lets a
+/// later run continue or find it. The row helpers serve the other tables' types that read or
+/// write download records inside their own transactions (`Batches`, `StopRequests`,
+/// `DownloadActivity`, `LibraryFiles`).
+public struct DownloadRecords {
+    let store: StateStore
+
     /// What claiming a download found.
-    public enum Claim: Sendable, Equatable {
+    enum Claim: Sendable, Equatable {
         /// The caller now owns the record (state `queued`); `previous` is what was stored
         /// before (the resume data of an earlier attempt), if anything.
         case claimed(previous: DownloadRecord?)
@@ -16,22 +23,22 @@ extension StateStore {
     }
 
     /// The record of the episode `key`, if there is one.
-    public func downloadRecord(_ key: EpisodeKey) throws(StoreError) -> DownloadRecord? {
-        try read { () throws(SQLiteError) in try selectDownload(key) }
+    public func record(_ key: EpisodeKey) throws(StoreError) -> DownloadRecord? {
+        try store.read { () throws(SQLiteError) in try select(key) }
     }
 
     /// The records of `feed`'s episodes, by identity, with those podcast deleted as `deleted`.
-    public func downloadRecords(feed: String) throws(StoreError) -> [String: DownloadRecord] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads WHERE feed = :feed")
+    public func records(feed: String) throws(StoreError) -> [String: DownloadRecord] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("SELECT \(Self.columns) FROM downloads WHERE feed = :feed")
             try query.bind(feed, named: ":feed")
             var records: [String: DownloadRecord] = [:]
             while try query.step() {
-                let record = try Self.downloadRecord(from: query)
+                let record = try Self.record(from: query)
                 records[record.identity] = record
             }
             // Episodes podcast deleted, as records in the state `deleted`, unless downloaded again since.
-            let deleted = try connection.prepare("SELECT identity, podcast_title, title, url FROM deleted_episodes WHERE feed = :feed")
+            let deleted = try store.connection.prepare("SELECT identity, podcast_title, title, url FROM deleted_episodes WHERE feed = :feed")
             try deleted.bind(feed, named: ":feed")
             while try deleted.step() {
                 let identity = try deleted.string(at: 0)
@@ -47,34 +54,34 @@ extension StateStore {
     }
 
     /// Every record, most recently changed first.
-    public func downloadRecords() throws(StoreError) -> [DownloadRecord] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT \(Self.downloadColumns) FROM downloads ORDER BY updated_at DESC")
+    public func all() throws(StoreError) -> [DownloadRecord] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("SELECT \(Self.columns) FROM downloads ORDER BY updated_at DESC")
             var records: [DownloadRecord] = []
-            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            while try query.step() { records.append(try Self.record(from: query)) }
             return records
         }
     }
 
     /// Every partial file a record names: the ones some download may still continue.
-    public func partialPaths() throws(StoreError) -> Set<String> {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT partial_path FROM downloads WHERE partial_path IS NOT NULL")
+    func partialPaths() throws(StoreError) -> Set<String> {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("SELECT partial_path FROM downloads WHERE partial_path IS NOT NULL")
             return Set(try query.rows { row throws(SQLiteError) in try row.string(at: 0) })
         }
     }
 
     /// Downloads that can be continued, oldest first: paused ones, ones whose process is gone,
     /// failed ones whose error a retry may fix, and ones whose state cannot be read (they start over).
-    public func unfinishedDownloads() throws(StoreError) -> [DownloadRecord] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("""
-                SELECT \(Self.downloadColumns) FROM downloads
+    public func resumable() throws(StoreError) -> [DownloadRecord] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("""
+                SELECT \(Self.columns) FROM downloads
                 WHERE state != 'downloaded' AND final_error = 0
                 ORDER BY updated_at
                 """)
             var records: [DownloadRecord] = []
-            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            while try query.step() { records.append(try Self.record(from: query)) }
             return records.filter { record in
                 switch record.state {
                 case .queued, .downloading: !(record.owner?.isAlive ?? false)
@@ -86,13 +93,13 @@ extension StateStore {
 
     /// The downloads that failed for good (404, a web page instead of media, a wrong digest
     /// twice), oldest first: `resume` leaves them, and says so.
-    public func downloadsFailedForGood() throws(StoreError) -> [DownloadRecord] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("""
-                SELECT \(Self.downloadColumns) FROM downloads WHERE state = 'failed' AND final_error = 1 ORDER BY updated_at
+    public func failedForGood() throws(StoreError) -> [DownloadRecord] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("""
+                SELECT \(Self.columns) FROM downloads WHERE state = 'failed' AND final_error = 1 ORDER BY updated_at
                 """)
             var records: [DownloadRecord] = []
-            while try query.step() { records.append(try Self.downloadRecord(from: query)) }
+            while try query.step() { records.append(try Self.record(from: query)) }
             return records
         }
     }
@@ -102,8 +109,8 @@ extension StateStore {
     /// to be fetched again) or a live process has it. A claimed episode keeps the path of the file
     /// it had (fetched again, or found damaged by `verify`): the new file replaces it only once it
     /// is complete and checked, and until then the old one stays podcast's.
-    public func claimDownloads(_ records: [DownloadRecord], for owner: ProcessOwner, force: Bool = false) throws(StoreError) -> [Claim] {
-        try write { () throws(SQLiteError) -> [Claim] in
+    func claim(_ records: [DownloadRecord], for owner: ProcessOwner, force: Bool = false) throws(StoreError) -> [Claim] {
+        try store.write { () throws(SQLiteError) -> [Claim] in
             var claims: [Claim] = []
             claims.reserveCapacity(records.count)
             for record in records {
@@ -114,11 +121,11 @@ extension StateStore {
                 claimed.error = nil
                 // Most episodes are new: adding the record first costs one statement, where looking
                 // for it first cost two.
-                if try insertDownloadIfNew(claimed) {
+                if try insertIfNew(claimed) {
                     claims.append(.claimed(previous: nil))
                     continue
                 }
-                let existing = try selectDownload(record.key)
+                let existing = try select(record.key)
                 if let existing {
                     if !force, existing.state == .downloaded, let path = existing.path, access(path, F_OK) == 0 {
                         claims.append(.alreadyDownloaded(path: path))
@@ -140,7 +147,7 @@ extension StateStore {
                         claimed.resume.partialPath = record.resume.partialPath
                     }
                 }
-                try upsertDownload(claimed)
+                try upsert(claimed)
                 claims.append(.claimed(previous: existing))
             }
             return claims
@@ -148,19 +155,19 @@ extension StateStore {
     }
 
     /// Writes `record` over the stored one.
-    public func saveDownload(_ record: DownloadRecord) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in try upsertDownload(record) }
+    public func save(_ record: DownloadRecord) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in try upsert(record) }
     }
 
     /// Records that `record`'s episode is downloaded, its file at `record.path`: only what
     /// `DownloadRecord.completed(by:at:)` changes is written (an episode's finishing costs one
     /// small update, not a whole row); a record no longer stored is written whole. No other
-    /// episode's record may name the path (`downloadOwning`, in the same transaction): that
+    /// episode's record may name the path (`episode(owning:)`, in the same transaction): that
     /// fails with a constraint error.
-    public func saveDownloaded(_ record: DownloadRecord) throws(StoreError) {
+    func saveCompleted(_ record: DownloadRecord) throws(StoreError) {
         // Atomic without a savepoint: the whole record is written only when the UPDATE changed nothing.
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("""
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("""
                 UPDATE downloads SET
                     state = 'downloaded', path = ?3, partial_path = NULL, error = NULL, effective_url = ?4, etag = ?5,
                     last_modified = ?6, bytes = ?7, durable_bytes = ?7, total = ?7, failures = 0, final_error = 0,
@@ -181,25 +188,25 @@ extension StateStore {
             try statement.bind(record.fileStamp.map { Int64(bitPattern: $0.inode) }, at: 12)
             try statement.bind(record.fileStamp?.changed, at: 13)
             try statement.run()
-            if connection.changes == 0 { try upsertDownload(record) }
+            if store.connection.changes == 0 { try upsert(record) }
         }
     }
 
     /// Writes every record over the stored one, in one transaction.
-    public func saveDownloads(_ records: [DownloadRecord]) throws(StoreError) {
+    func save(_ records: [DownloadRecord]) throws(StoreError) {
         guard !records.isEmpty else { return }
-        try write { () throws(SQLiteError) in
-            for record in records { try upsertDownload(record) }
+        try store.write { () throws(SQLiteError) in
+            for record in records { try upsert(record) }
         }
     }
 
     /// Records how far running downloads have got (for `status`), in one transaction; only the
     /// state, `bytes` and `speed` change, so the resume data is untouched.
-    public func recordProgress(_ progress: [(key: EpisodeKey, bytes: Int64, speed: Double)]) throws(StoreError) {
+    func recordProgress(_ progress: [(key: EpisodeKey, bytes: Int64, speed: Double)]) throws(StoreError) {
         guard !progress.isEmpty else { return }
-        try write { () throws(SQLiteError) in
+        try store.write { () throws(SQLiteError) in
             for entry in progress {
-                let statement = try prepared("""
+                let statement = try store.prepared("""
                     UPDATE downloads SET state = 'downloading', bytes = :bytes, speed = :speed, updated_at = :now
                     WHERE feed = :feed AND identity = :identity AND state IN ('queued', 'downloading')
                     """)
@@ -216,9 +223,9 @@ extension StateStore {
     /// Marks the finished file of `key` damaged or missing (`podcast verify`): the record keeps the
     /// file's path, so the next `download` or `resume` fetches the episode again and replaces the
     /// file only with a complete, checked copy.
-    public func markDamaged(_ key: EpisodeKey, reason: String) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("""
+    func markDamaged(_ key: EpisodeKey, reason: String) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("""
                 UPDATE downloads SET state = 'failed', error = ?3, final_error = 0, failures = 0, bytes = 0, durable_bytes = 0,
                     partial_path = NULL, owner_pid = NULL, updated_at = ?4, file_changed = ?5
                 WHERE feed = ?1 AND identity = ?2 AND state = 'downloaded'
@@ -234,35 +241,73 @@ extension StateStore {
     }
 
     /// The episode whose finished file is `path`, if any.
-    public func downloadOwning(path: String) throws(StoreError) -> EpisodeKey? {
-        try read { () throws(SQLiteError) in
-            let query = try prepared("SELECT feed, identity FROM downloads WHERE path = :path")
+    public func episode(owning path: String) throws(StoreError) -> EpisodeKey? {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.prepared("SELECT feed, identity FROM downloads WHERE path = :path")
             try query.bind(path, named: ":path")
             return try query.firstRow { row throws(SQLiteError) in EpisodeKey(feed: try row.string(at: 0), identity: try row.string(at: 1)) }
         }
     }
 
-    static let downloadColumns = """
+    /// Deletes the record of the episode `key` (a cancelled download).
+    public func delete(_ key: EpisodeKey) throws(StoreError) {
+        try store.write { () throws(SQLiteError) in try deleteRow(key) }
+    }
+
+    /// Makes the file of `key` no subscription's: the user changed it, so `keep` and `unsubscribe`
+    /// stop counting it (it stays recorded, so `podcast delete` can still say why it leaves it).
+    func releaseFromSubscription(_ key: EpisodeKey) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let statement = try store.prepared("UPDATE downloads SET subscription = NULL WHERE feed = ?1 AND identity = ?2")
+            try statement.bind(key.feed, at: 1)
+            try statement.bind(key.identity, at: 2)
+            try statement.run()
+        }
+    }
+
+    /// Forgets the download of `key` whose file `delete`, `keep` or `unsubscribe --delete-files`
+    /// deleted, and remembers that it was deleted (`deleted_episodes`): listings do not offer it as new.
+    public func forgetDeleted(_ key: EpisodeKey) throws(StoreError) {
+        try store.writeAtomically { () throws(SQLiteError) in
+            let remember = try store.connection.prepare("""
+                INSERT OR REPLACE INTO deleted_episodes (feed, identity, podcast_title, title, url, deleted_at)
+                SELECT feed, identity, podcast_title, title, url, :now FROM downloads
+                WHERE feed = :feed AND identity = :identity AND state = 'downloaded'
+                """)
+            try remember.bind(key.feed, named: ":feed")
+            try remember.bind(key.identity, named: ":identity")
+            try remember.bind(Date().timeIntervalSince1970, named: ":now")
+            try remember.run()
+            let statement = try store.connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
+            try statement.bind(key.feed, named: ":feed")
+            try statement.bind(key.identity, named: ":identity")
+            try statement.run()
+        }
+    }
+
+    // MARK: Rows, shared with the other types that read or write download records
+
+    static let columns = """
         feed, identity, podcast_title, title, url, effective_url, media_type, published, state, bytes, total,
         etag, last_modified, partial_path, path, error, owner_pid, owner_boot, owner_start, guid, enclosure_length,
         durable_bytes, data_boot, failures, final_error, speed, integrity, sha256, library, subscription,
         file_device, file_inode, file_changed
         """
 
-    /// How many columns `downloadColumns` names: a query that selects more after them reads those from here.
-    static let downloadColumnCount = downloadColumns.split(separator: ",").count
+    /// How many columns `columns` names: a query that selects more after them reads those from here.
+    static let columnCount = columns.split(separator: ",").count
 
     /// Made once: statements run per episode are looked up by their text, which is not built again each time.
-    private static let selectDownloadSQL = "SELECT \(downloadColumns) FROM downloads WHERE feed = :feed AND identity = :identity"
+    private static let selectSQL = "SELECT \(columns) FROM downloads WHERE feed = :feed AND identity = :identity"
 
-    func selectDownload(_ key: EpisodeKey) throws(SQLiteError) -> DownloadRecord? {
-        let query = try prepared(Self.selectDownloadSQL)
+    func select(_ key: EpisodeKey) throws(SQLiteError) -> DownloadRecord? {
+        let query = try store.prepared(Self.selectSQL)
         try query.bind(key.feed, named: ":feed")
         try query.bind(key.identity, named: ":identity")
-        return try query.firstRow { row throws(SQLiteError) in try Self.downloadRecord(from: row) }
+        return try query.firstRow { row throws(SQLiteError) in try Self.record(from: row) }
     }
 
-    static func downloadRecord(from row: SQLiteStatement) throws(SQLiteError) -> DownloadRecord {
+    static func record(from row: SQLiteStatement) throws(SQLiteError) -> DownloadRecord {
         var record = DownloadRecord(
             feed: try row.string(at: 0), identity: try row.string(at: 1), podcastTitle: try row.string(at: 2),
             title: try row.string(at: 3), url: try row.string(at: 4), mediaType: row.optionalString(at: 6),
@@ -295,35 +340,35 @@ extension StateStore {
             }
         }
         record.subscription = row.optionalInt(at: 29)
-        record.fileStamp = StateStore.fileStamp(device: row.optionalInt64(at: 30), inode: row.optionalInt64(at: 31), changed: row.optionalInt64(at: 32))
+        record.fileStamp = Self.fileStamp(device: row.optionalInt64(at: 30), inode: row.optionalInt64(at: 31), changed: row.optionalInt64(at: 32))
         return record
     }
 
-    private static let downloadValues = """
-        (\(downloadColumns), updated_at) VALUES (
+    private static let values = """
+        (\(columns), updated_at) VALUES (
             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
             ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
         """
-    private static let upsertDownloadSQL = "INSERT OR REPLACE INTO downloads " + downloadValues
-    private static let insertNewDownloadSQL = "INSERT INTO downloads " + downloadValues + " ON CONFLICT (feed, identity) DO NOTHING"
+    private static let upsertSQL = "INSERT OR REPLACE INTO downloads " + values
+    private static let insertNewSQL = "INSERT INTO downloads " + values + " ON CONFLICT (feed, identity) DO NOTHING"
 
     /// Writes `record` over the stored one, and over any other naming the same path.
-    func upsertDownload(_ record: DownloadRecord) throws(SQLiteError) {
-        try execute(Self.upsertDownloadSQL, binding: record)
+    func upsert(_ record: DownloadRecord) throws(SQLiteError) {
+        try execute(Self.upsertSQL, binding: record)
     }
 
     /// Adds `record` unless its episode has a record already; true when it was added. Cheaper than
-    /// `upsertDownload`, which must be ready to replace rows.
-    private func insertDownloadIfNew(_ record: DownloadRecord) throws(SQLiteError) -> Bool {
-        try execute(Self.insertNewDownloadSQL, binding: record)
-        return connection.changes == 1
+    /// `upsert`, which must be ready to replace rows.
+    private func insertIfNew(_ record: DownloadRecord) throws(SQLiteError) -> Bool {
+        try execute(Self.insertNewSQL, binding: record)
+        return store.connection.changes == 1
     }
 
-    /// Runs `sql`, an INSERT of `downloadValues`, with `record`'s fields.
+    /// Runs `sql`, an INSERT of `values`, with `record`'s fields.
     private func execute(_ sql: String, binding record: DownloadRecord) throws(SQLiteError) {
-        // Bound by position, in the order of `downloadColumns` then updated_at: it runs for every
+        // Bound by position, in the order of `columns` then updated_at: it runs for every
         // episode, and a name costs a lookup per bind.
-        let statement = try prepared(sql)
+        let statement = try store.prepared(sql)
         try statement.bind(record.feed, at: 1)
         try statement.bind(record.identity, at: 2)
         try statement.bind(record.podcastTitle, at: 3)
@@ -360,6 +405,19 @@ extension StateStore {
         try statement.bind(Date().timeIntervalSince1970, at: 34)
         try statement.run()
     }
+
+    func deleteRow(_ key: EpisodeKey) throws(SQLiteError) {
+        let statement = try store.prepared("DELETE FROM downloads WHERE feed = :feed AND identity = :identity")
+        try statement.bind(key.feed, named: ":feed")
+        try statement.bind(key.identity, named: ":identity")
+        try statement.run()
+    }
+
+    /// A file's stamp as three columns keep it; nil unless all are there.
+    static func fileStamp(device: Int64?, inode: Int64?, changed: Int64?) -> FileIO.Stamp? {
+        guard let device, let inode, let changed else { return nil }
+        return FileIO.Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), changed: changed)
+    }
 }
 
 extension Integrity {
@@ -371,25 +429,5 @@ extension Integrity {
         let parts = stored.split(separator: " ", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         self.init(type: String(parts[0]), value: String(parts[1]))
-    }
-}
-
-extension StateStore {
-    /// Deletes the record of the episode `key` (a cancelled download).
-    public func deleteDownload(_ key: EpisodeKey) throws(StoreError) {
-        try write { () throws(SQLiteError) in try deleteDownloadRow(key) }
-    }
-
-    func deleteDownloadRow(_ key: EpisodeKey) throws(SQLiteError) {
-        let statement = try prepared("DELETE FROM downloads WHERE feed = :feed AND identity = :identity")
-        try statement.bind(key.feed, named: ":feed")
-        try statement.bind(key.identity, named: ":identity")
-        try statement.run()
-    }
-
-    /// A file's stamp as three columns keep it; nil unless all are there.
-    static func fileStamp(device: Int64?, inode: Int64?, changed: Int64?) -> FileIO.Stamp? {
-        guard let device, let inode, let changed else { return nil }
-        return FileIO.Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), changed: changed)
     }
 }

@@ -2,97 +2,29 @@ import CSQLite
 import FoundationEssentials
 import PodcastHTTP
 
-/// How `subscribe` or `import` left a feed.
-public enum SubscribeStatus: String, Sendable {
-    /// A new subscription.
-    case added
-    /// An existing one whose settings changed.
-    case changed
-    /// An existing one, left as it was.
-    case exists
-    /// An existing one that had answered 410 Gone, fetched again by `update` from now on, with
-    /// its history (the contract calls it `changed`).
-    case revived
-}
+/// The subscriptions table, with the episodes each one's fetches have shown
+/// (`subscription_episodes`) and the addresses it had before (`subscription_urls`): kept
+/// together because a subscription's update, move or removal changes them in one transaction.
+public struct Subscriptions {
+    let store: StateStore
 
-/// A subscription with the counts `podcast subscriptions` shows.
-public struct SubscriptionSummary: Sendable, Equatable {
-    /// The subscription.
-    public var subscription: Subscription
-    /// Episodes its fetches have shown.
-    public var episodes: Int
-    /// Episodes waiting for `update` to download them.
-    public var new: Int
-    /// Its episodes downloaded and on disk.
-    public var downloaded: Int
-}
-
-/// What one feed's update changed, for the store to record in one transaction.
-public struct SubscriptionRefreshRecord: Sendable {
-    /// The subscription.
-    public var id: Int
-    /// Where the feed lives now (its old address when it did not move).
-    public var address: String
-    /// How the update ended.
-    public var result: Subscription.Result
-    /// Why it failed, when it did.
-    public var error: String?
-    /// The feed's title, when it was read.
-    public var title: String?
-    /// The podcast's web page, when the feed was read and names one.
-    public var htmlURL: String?
-    /// The first page's digest, when it was fetched whole.
-    public var digest: String?
-    /// The first page's validators and cached body, when it was fetched whole.
-    public var cacheEntry: FeedCacheEntry?
-    /// Its episodes, newest first, when it was read.
-    public var episodes: [ListingItem]?
-
-    /// A record of subscription `id`'s update.
-    public init(
-        id: Int, address: String, result: Subscription.Result, error: String? = nil, title: String? = nil, htmlURL: String? = nil,
-        digest: String? = nil, cacheEntry: FeedCacheEntry? = nil, episodes: [ListingItem]? = nil
-    ) {
-        self.id = id
-        self.address = address
-        self.result = result
-        self.error = error
-        self.title = title
-        self.htmlURL = htmlURL
-        self.digest = digest
-        self.cacheEntry = cacheEntry
-        self.episodes = episodes
-    }
-}
-
-/// What recording an update found among its episodes.
-public struct RefreshTriage: Sendable, Equatable {
-    /// Episodes that became new.
-    public var new: Int
-    /// Episodes the churn guard held back (0 when it did not act).
-    public var churned: Int
-    /// Why the feed did not move to its new address, when it could not (another subscription has it).
-    public var moveRefused: String?
-}
-
-extension StateStore {
     // MARK: Reading
 
     /// Every subscription, by title.
-    public func subscriptions() throws(StoreError) -> [Subscription] {
-        try read { () throws(SQLiteError) in try selectSubscriptions(where: "1") }
+    public func all() throws(StoreError) -> [Subscription] {
+        try store.read { () throws(SQLiteError) in try selectSubscriptions(where: "1") }
     }
 
     /// The subscription whose current or earlier address is `url`, if any.
-    public func subscription(url: String) throws(StoreError) -> Subscription? {
-        try read { () throws(SQLiteError) in try subscription(named: url) }
+    public func find(url: String) throws(StoreError) -> Subscription? {
+        try store.read { () throws(SQLiteError) in try subscription(named: url) }
     }
 
     /// Every subscription with its counts, by title.
-    public func subscriptionSummaries() throws(StoreError) -> [SubscriptionSummary] {
-        try read { () throws(SQLiteError) in
+    public func summaries() throws(StoreError) -> [SubscriptionSummary] {
+        try store.read { () throws(SQLiteError) in
             let subscriptions = try selectSubscriptions(where: "1")
-            let counts = try connection.prepare("""
+            let counts = try store.connection.prepare("""
                 SELECT s.id,
                     (SELECT COUNT(*) FROM subscription_episodes WHERE subscription = s.id),
                     (SELECT COUNT(*) FROM subscription_episodes WHERE subscription = s.id AND state = 'new'),
@@ -113,8 +45,8 @@ extension StateStore {
     /// What each subscription's last recorded fetch was answered with, by id: the digest of the
     /// first page and its validators, for the next update's conditional GET.
     func lastAnswers() throws(StoreError) -> [Int: FeedRefresh.LastAnswer] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("SELECT id, body_digest, etag, last_modified FROM subscriptions")
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("SELECT id, body_digest, etag, last_modified FROM subscriptions")
             var answers: [Int: FeedRefresh.LastAnswer] = [:]
             while try query.step() {
                 answers[try query.int(at: 0)] = FeedRefresh.LastAnswer(
@@ -127,8 +59,8 @@ extension StateStore {
     /// The episodes of `subscription` waiting to be downloaded, newest first, as listing items
     /// (numbered from 1 in that order); those already downloaded some other way are marked done.
     public func pendingEpisodes(of subscription: Subscription) throws(StoreError) -> [ListingItem] {
-        try write { () throws(SQLiteError) -> [ListingItem] in
-            try connection.execute("""
+        try store.write { () throws(SQLiteError) -> [ListingItem] in
+            try store.connection.execute("""
                 UPDATE subscription_episodes SET state = 'done'
                 WHERE subscription = \(subscription.id) AND state = 'new' AND EXISTS (
                     SELECT 1 FROM downloads WHERE feed = (SELECT url FROM subscriptions WHERE id = \(subscription.id))
@@ -136,7 +68,7 @@ extension StateStore {
                 """)
             // An episode whose download failed for good (404, a web page) waits for its address
             // to change instead of being asked for again at every update.
-            let query = try connection.prepare("""
+            let query = try store.connection.prepare("""
                 SELECT e.identity, e.title, e.enclosure_url, e.enclosure_type, e.enclosure_length, e.published, e.guid, e.integrity
                 FROM subscription_episodes AS e
                 LEFT JOIN downloads AS d ON d.feed = :url AND d.identity = e.identity
@@ -161,9 +93,9 @@ extension StateStore {
     /// The files `subscription`'s updates downloaded that are on record, for `keep`: never a file
     /// of the same episode asked for by hand (`FileOwnership`), with each episode's place in the
     /// order the subscription's fetches showed them (`KeepRule.File.position`).
-    public func filesDownloaded(bySubscription subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
-        try read { () throws(SQLiteError) in
-            let query = try connection.prepare("""
+    public func filesDownloaded(by subscription: Subscription) throws(StoreError) -> [KeepRule.File] {
+        try store.read { () throws(SQLiteError) in
+            let query = try store.connection.prepare("""
                 SELECT d.identity, d.path, d.published, e.first_seen, e.rowid, d.feed
                 FROM downloads AS d LEFT JOIN subscription_episodes AS e ON e.subscription = :id AND e.identity = d.identity
                 WHERE d.subscription = :id AND d.state = 'downloaded' AND d.path IS NOT NULL
@@ -192,9 +124,9 @@ extension StateStore {
     /// How many finished files of `subscription`'s feed are not its updates' (downloaded by hand,
     /// or before podcast recorded why): `keep` and `unsubscribe --delete-files` never take them,
     /// and say so.
-    public func filesNotDownloaded(bySubscription subscription: Subscription) throws(StoreError) -> Int {
-        try read { () throws(SQLiteError) -> Int in
-            let query = try connection.prepare("""
+    public func filesNotDownloaded(by subscription: Subscription) throws(StoreError) -> Int {
+        try store.read { () throws(SQLiteError) -> Int in
+            let query = try store.connection.prepare("""
                 SELECT COUNT(*) FROM downloads
                 WHERE state = 'downloaded' AND path IS NOT NULL AND (subscription IS NULL OR subscription != :id)
                     AND (feed = :url OR feed IN (SELECT url FROM subscription_urls WHERE subscription = :id))
@@ -214,7 +146,7 @@ extension StateStore {
         url given: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
     ) throws(StoreError) -> (Subscription, SubscribeStatus) {
         let url = FeedAddress.normalized(given)
-        return try write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
+        return try store.write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
             if let existing = try subscription(named: url) {
                 let settings = change.applied(to: existing.settings)
                 // Subscribing again to a feed that answered 410 once is asking for it again:
@@ -222,7 +154,7 @@ extension StateStore {
                 guard settings != existing.settings || existing.isGone else { return (existing, .exists) }
                 try saveSettings(settings, of: existing.id)
                 if settings.first != existing.settings.first { try reapplyFirst(settings.first, of: existing) }
-                if existing.isGone { try connection.execute("UPDATE subscriptions SET gone = 0 WHERE id = \(existing.id)") }
+                if existing.isGone { try store.connection.execute("UPDATE subscriptions SET gone = 0 WHERE id = \(existing.id)") }
                 var changed = existing
                 changed.settings = settings
                 changed.isGone = false
@@ -230,8 +162,8 @@ extension StateStore {
             }
             let settings = change.applied(to: SubscriptionSettings())
             // A new number, never one a removed subscription had (`subscription_numbers`).
-            try connection.execute("UPDATE subscription_numbers SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM subscriptions)) + 1")
-            let insert = try connection.prepare("""
+            try store.connection.execute("UPDATE subscription_numbers SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM subscriptions)) + 1")
+            let insert = try store.connection.prepare("""
                 INSERT INTO subscriptions (id, url, title, html_url, added_at)
                 VALUES ((SELECT last FROM subscription_numbers), :url, :title, :html, :now) RETURNING id
                 """)
@@ -251,10 +183,10 @@ extension StateStore {
     /// the files it downloaded become like files asked for by hand, so a later subscription that
     /// gets the same id never takes them for its own.
     public func unsubscribe(_ id: Int) throws(StoreError) {
-        try write { () throws(SQLiteError) in
-            try connection.execute("DELETE FROM subscriptions WHERE id = \(id)")
-            try connection.execute("UPDATE downloads SET subscription = NULL WHERE subscription = \(id)")
-            try connection.execute("UPDATE library_files SET subscription = NULL WHERE subscription = \(id)")
+        try store.write { () throws(SQLiteError) in
+            try store.connection.execute("DELETE FROM subscriptions WHERE id = \(id)")
+            try store.connection.execute("UPDATE downloads SET subscription = NULL WHERE subscription = \(id)")
+            try store.connection.execute("UPDATE library_files SET subscription = NULL WHERE subscription = \(id)")
         }
     }
 
@@ -272,9 +204,9 @@ extension StateStore {
 
     /// Records several feeds' updates (`recordRefresh`) in one transaction: a round of hundreds
     /// of unchanged feeds costs one commit, not one each. Returns their triages, in order.
-    public func recordRefreshes(_ refreshes: [SubscriptionRefreshRecord]) throws(StoreError) -> [RefreshTriage] {
+    func recordRefreshes(_ refreshes: [SubscriptionRefreshRecord]) throws(StoreError) -> [RefreshTriage] {
         guard !refreshes.isEmpty else { return [] }
-        return try write { () throws(SQLiteError) -> [RefreshTriage] in
+        return try store.write { () throws(SQLiteError) -> [RefreshTriage] in
             var triages: [RefreshTriage] = []
             for refresh in refreshes { triages.append(try recordOneRefresh(refresh)) }
             return triages
@@ -292,7 +224,7 @@ extension StateStore {
             triage.moveRefused = refused
             refresh = SubscriptionRefreshRecord(id: current.id, address: current.url, result: .failed, error: refused)
         }
-        let update = try connection.prepare("""
+        let update = try store.connection.prepare("""
             UPDATE subscriptions SET last_update = :now, last_result = :result, last_error = :error,
                 title = COALESCE(:title, title), html_url = COALESCE(:html, html_url),
                 body_digest = COALESCE(:digest, body_digest), gone = :gone,
@@ -312,7 +244,7 @@ extension StateStore {
         try update.bind(refresh.cacheEntry?.lastModified, named: ":last_modified")
         try update.bind(refresh.id, named: ":id")
         try update.run()
-        if let entry = refresh.cacheEntry { try feedCache.upsert(entry) }
+        if let entry = refresh.cacheEntry { try store.feedCache.upsert(entry) }
         if let episodes = refresh.episodes {
             let verdict = try recordEpisodes(episodes, of: current)
             triage.new = verdict.new.count
@@ -321,22 +253,11 @@ extension StateStore {
         return triage
     }
 
-    /// Makes the file of `key` no subscription's: the user changed it, so `keep` and `unsubscribe`
-    /// stop counting it (it stays recorded, so `podcast delete` can still say why it leaves it).
-    public func releaseFromSubscription(_ key: EpisodeKey) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let statement = try prepared("UPDATE downloads SET subscription = NULL WHERE feed = ?1 AND identity = ?2")
-            try statement.bind(key.feed, at: 1)
-            try statement.bind(key.identity, at: 2)
-            try statement.run()
-        }
-    }
-
     /// Marks `identities` of subscription `id` done: downloaded, never to be downloaded again by `update`.
     public func markEpisodesDone(_ identities: [String], of id: Int) throws(StoreError) {
         guard !identities.isEmpty else { return }
-        try write { () throws(SQLiteError) in
-            let statement = try connection.prepare("UPDATE subscription_episodes SET state = 'done' WHERE subscription = ?1 AND identity = ?2")
+        try store.write { () throws(SQLiteError) in
+            let statement = try store.connection.prepare("UPDATE subscription_episodes SET state = 'done' WHERE subscription = ?1 AND identity = ?2")
             for identity in identities {
                 try statement.bind(id, at: 1)
                 try statement.bind(identity, at: 2)
@@ -348,33 +269,13 @@ extension StateStore {
 
     /// Marks every new episode of the subscriptions `ids` seen; returns how many there were.
     public func catchUp(_ ids: [Int]) throws(StoreError) -> Int {
-        try write { () throws(SQLiteError) -> Int in
+        try store.write { () throws(SQLiteError) -> Int in
             var count = 0
             for id in ids {
-                try connection.execute("UPDATE subscription_episodes SET state = 'seen' WHERE subscription = \(id) AND state = 'new'")
-                count += connection.changes
+                try store.connection.execute("UPDATE subscription_episodes SET state = 'seen' WHERE subscription = \(id) AND state = 'new'")
+                count += store.connection.changes
             }
             return count
-        }
-    }
-
-    /// Forgets the download of `key` whose file `delete`, `keep` or `unsubscribe --delete-files`
-    /// deleted, and remembers that it was deleted (`deleted_episodes`): listings do not offer it as new.
-    public func forgetDeletedDownload(_ key: EpisodeKey) throws(StoreError) {
-        try writeAtomically { () throws(SQLiteError) in
-            let remember = try connection.prepare("""
-                INSERT OR REPLACE INTO deleted_episodes (feed, identity, podcast_title, title, url, deleted_at)
-                SELECT feed, identity, podcast_title, title, url, :now FROM downloads
-                WHERE feed = :feed AND identity = :identity AND state = 'downloaded'
-                """)
-            try remember.bind(key.feed, named: ":feed")
-            try remember.bind(key.identity, named: ":identity")
-            try remember.bind(Date().timeIntervalSince1970, named: ":now")
-            try remember.run()
-            let statement = try connection.prepare("DELETE FROM downloads WHERE feed = :feed AND identity = :identity AND state = 'downloaded'")
-            try statement.bind(key.feed, named: ":feed")
-            try statement.bind(key.identity, named: ":identity")
-            try statement.run()
         }
     }
 
@@ -384,7 +285,7 @@ extension StateStore {
     /// (`FeedAddress`): a store written before addresses were normalised may hold
     /// `HTTP://h/x#top` where the user now gives `http://h/x`, and that is the same feed.
     private func subscription(named url: String) throws(SQLiteError) -> Subscription? {
-        let query = try connection.prepare("""
+        let query = try store.connection.prepare("""
             SELECT COALESCE((SELECT id FROM subscriptions WHERE url = :url), (SELECT subscription FROM subscription_urls WHERE url = :url))
             """)
         try query.bind(url, named: ":url")
@@ -400,7 +301,7 @@ extension StateStore {
     private func subscriptionID(normalizing url: String) throws(SQLiteError) -> Int? {
         let wanted = FeedAddress.normalized(url)
         for table in ["SELECT id, url FROM subscriptions ORDER BY id", "SELECT subscription, url FROM subscription_urls ORDER BY subscription"] {
-            let rows = try connection.prepare(table)
+            let rows = try store.connection.prepare(table)
             while try rows.step() {
                 if FeedAddress.normalized(try rows.string(at: 1)) == wanted { return try rows.int(at: 0) }
             }
@@ -416,7 +317,7 @@ extension StateStore {
     /// rewritten. Without a baseline yet, the stored setting applies at the first update.
     private func reapplyFirst(_ first: Int, of subscription: Subscription) throws(SQLiteError) {
         guard subscription.hasBaseline else { return }
-        let query = try connection.prepare("""
+        let query = try store.connection.prepare("""
             SELECT e.identity, e.state = 'done' OR (e.state = 'new' AND EXISTS (
                 SELECT 1 FROM downloads WHERE feed = :url AND identity = e.identity AND state = 'downloaded'))
             FROM subscription_episodes AS e
@@ -432,7 +333,7 @@ extension StateStore {
             identities.append(try query.string(at: 0))
         }
         let (new, seen) = EpisodeTriage.baseline(identities, first: first)
-        let mark = try connection.prepare("UPDATE subscription_episodes SET state = ?3 WHERE subscription = ?1 AND identity = ?2")
+        let mark = try store.connection.prepare("UPDATE subscription_episodes SET state = ?3 WHERE subscription = ?1 AND identity = ?2")
         for (identity, state) in new.map({ ($0, "new") }) + seen.map({ ($0, "seen") }) {
             try mark.bind(subscription.id, at: 1)
             try mark.bind(identity, at: 2)
@@ -443,7 +344,7 @@ extension StateStore {
     }
 
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
-        let update = try connection.prepare("""
+        let update = try store.connection.prepare("""
             UPDATE subscriptions SET first = :first, keep = :keep, episodes_dir = :dir, name_template = :template,
                 no_download = :no_download, companions = :companions WHERE id = :id
             """)
@@ -465,18 +366,18 @@ extension StateStore {
             return "it moved to \(address), which is also the subscription \"\(other.title)\"; "
                 + "unsubscribe one of the two"
         }
-        let dropAlias = try connection.prepare("DELETE FROM subscription_urls WHERE url = :new")
+        let dropAlias = try store.connection.prepare("DELETE FROM subscription_urls WHERE url = :new")
         try dropAlias.bind(address, named: ":new")
         try dropAlias.run()
-        let keepAlias = try connection.prepare("INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (:old, :id)")
+        let keepAlias = try store.connection.prepare("INSERT OR IGNORE INTO subscription_urls (url, subscription) VALUES (:old, :id)")
         try keepAlias.bind(subscription.url, named: ":old")
         try keepAlias.bind(subscription.id, named: ":id")
         try keepAlias.run()
-        let moveSubscription = try connection.prepare("UPDATE subscriptions SET url = :new WHERE id = :id")
+        let moveSubscription = try store.connection.prepare("UPDATE subscriptions SET url = :new WHERE id = :id")
         try moveSubscription.bind(address, named: ":new")
         try moveSubscription.bind(subscription.id, named: ":id")
         try moveSubscription.run()
-        try EpisodeRecords.move(fromFeed: subscription.url, toFeed: address, in: connection)
+        try EpisodeRecords.move(fromFeed: subscription.url, toFeed: address, in: store.connection)
         return nil
     }
 
@@ -487,7 +388,7 @@ extension StateStore {
     /// it (`rekey`), so the subscription, its download record and `podcast episodes`' listing all
     /// know it alike, and nothing is downloaded twice.
     private func recordEpisodes(_ fetched: [ListingItem], of subscription: Subscription) throws(SQLiteError) -> EpisodeTriage.Verdict {
-        let known = try connection.prepare("""
+        let known = try store.connection.prepare("""
             SELECT identity, published, title, guid, enclosure_url FROM subscription_episodes WHERE subscription = :id
             """)
         try known.bind(subscription.id, named: ":id")
@@ -522,7 +423,7 @@ extension StateStore {
             on: fetched.map { EpisodeTriage.Fetched(identity: $0.identity, published: $0.published) },
             known: identities, newestKnown: newestKnown, baseline: !subscription.hasBaseline, first: subscription.settings.first)
         let new = Set(verdict.new)
-        let upsert = try prepared("""
+        let upsert = try store.prepared("""
             INSERT INTO subscription_episodes (
                 subscription, identity, state, title, published, guid, enclosure_url, enclosure_type, enclosure_length,
                 integrity, first_seen
@@ -547,19 +448,19 @@ extension StateStore {
             try upsert.run()
             try upsert.reset()
         }
-        try connection.execute("UPDATE subscriptions SET has_baseline = 1 WHERE id = \(subscription.id)")
+        try store.connection.execute("UPDATE subscriptions SET has_baseline = 1 WHERE id = \(subscription.id)")
         return verdict
     }
 
     /// Gives the episode `key` of subscription `subscription` the identity `identity` in every
     /// record of it (`EpisodeRecords.rekey`).
     private func rekey(_ key: EpisodeKey, to identity: String, of subscription: Int) throws(SQLiteError) {
-        let episode = try connection.prepare("UPDATE subscription_episodes SET identity = ?1 WHERE subscription = ?2 AND identity = ?3")
+        let episode = try store.connection.prepare("UPDATE subscription_episodes SET identity = ?1 WHERE subscription = ?2 AND identity = ?3")
         try episode.bind(identity, at: 1)
         try episode.bind(subscription, at: 2)
         try episode.bind(key.identity, at: 3)
         try episode.run()
-        try EpisodeRecords.rekey(feed: key.feed, identity: key.identity, to: identity, in: connection)
+        try EpisodeRecords.rekey(feed: key.feed, identity: key.identity, to: identity, in: store.connection)
     }
 
     /// A subscription's own value of `key` (a column of text), read as the setting reads it; nil
@@ -574,7 +475,7 @@ extension StateStore {
     }
 
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {
-        let query = try connection.prepare("""
+        let query = try store.connection.prepare("""
             SELECT id, url, title, html_url, first, keep, episodes_dir, name_template, no_download, gone, has_baseline,
                 last_update, last_result, last_error, companions
             FROM subscriptions WHERE \(condition) ORDER BY title COLLATE NOCASE, id
