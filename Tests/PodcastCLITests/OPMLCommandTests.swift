@@ -44,6 +44,45 @@ import Testing
         #expect(try await subscriptions(target).count == 3)
     }
 
+    /// A hostile list (a 9 MB title, titles with line breaks, controls and markup, an address
+    /// with a line break) is imported with the title capped and the broken address refused in one
+    /// line; its export is small, and importing that into a fresh home and exporting again gives
+    /// the same file: export then import is an identity.
+    @Test func aHostileListIsImportedCappedAndItsExportReadsBackTheSame() async throws {
+        let source = try PodcastBinary()
+        let outlines = [
+            #"<outline type="rss" text="\#(String(repeating: "Long ", count: 1_800_000))" xmlUrl="https://example.com/long.xml"/>"#,
+            #"<outline type="rss" text="Two&#10;lines&#9;and &#133;red&amp;&lt;b&gt;" xmlUrl="https://example.com/two.xml?a=1&amp;b=%0A"/>"#,
+            #"<outline type="rss" text="  é&#769;&#38;&#x1F3FB;  " xmlUrl="https://example.com/é.xml"/>"#,
+            #"<outline type="rss" text="Broken" xmlUrl="https://example.com/a&#10;b.xml"/>"#,
+        ]
+        let list = source.home.path("hostile.opml")
+        try ("<?xml version=\"1.0\"?><opml version=\"2.0\"><body>" + outlines.joined(separator: "\n") + "</body></opml>")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let imported = try await source.run(["import", list])
+        #expect(imported.status == 0, "import: \(imported.stderr)")
+        #expect(imported.stderr.contains("3 added"), "\(imported.stderr)")
+        #expect(imported.stderr.contains(#"the feed address https://example.com/a\nb.xml has a control character in it"#), "\(imported.stderr)")
+        let titles = try await subscriptions(source).compactMap { $0["title"] as? String }
+        #expect(titles.allSatisfy { $0.utf8.count <= Subscription.maxTitleBytes }, "\(titles.map(\.utf8.count))")
+        #expect(titles.contains("Two lines and red&<b>"), "\(titles)")
+
+        let first = try await source.run(["export"])
+        #expect(first.status == 0, "export: \(first.stderr)")
+        #expect(first.stdout.utf8.count < 8_192, "export wrote \(first.stdout.utf8.count) bytes")
+        let target = try PodcastBinary()
+        let file = target.home.path("subscriptions.opml")
+        try first.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try await target.run(["import", file])
+        #expect(again.status == 0, "import: \(again.stderr)")
+        #expect(again.stderr.contains("3 added"), "\(again.stderr)")
+        let second = try await target.run(["export"])
+        let withoutDate = { (text: String) in text.split(separator: "\n").filter { !$0.contains("<dateCreated>") } }
+        #expect(withoutDate(second.stdout) == withoutDate(first.stdout))
+        let fields = { (list: [[String: Any]]) in list.map { [$0["title"] as? String, $0["url"] as? String] } }
+        #expect(fields(try await subscriptions(target)) == fields(try await subscriptions(source)))
+    }
+
     @Test func anotherAppsExportIsReadWithItsNestedOutlines() async throws {
         let podcast = try PodcastBinary()
         let file = Fixtures.directory.appending(path: "opml/podcast-archiver/feeds.opml").path

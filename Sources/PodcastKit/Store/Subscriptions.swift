@@ -141,11 +141,13 @@ public struct Subscriptions {
 
     /// Subscribes to the feed at `url` (titled `title`), or applies `change` to the subscription
     /// that already has `url` as its current or an earlier address. A new subscription is
-    /// recorded under the normalised address (`FeedAddress`), whoever calls.
+    /// recorded under the normalised address (`FeedAddress`) and its title as subscriptions keep
+    /// one (`Subscription.keptTitle`, else the address), whoever calls.
     public func subscribe(
-        url given: String, title: String, htmlURL: String?, change: SubscriptionSettingsChange
+        url given: String, title givenTitle: String, htmlURL: String?, change: SubscriptionSettingsChange
     ) throws(StoreError) -> (Subscription, SubscribeStatus) {
         let url = FeedAddress.normalized(given)
+        let title = Subscription.keptTitle(givenTitle) ?? url
         return try store.write { () throws(SQLiteError) -> (Subscription, SubscribeStatus) in
             if let existing = try subscription(named: url) {
                 let settings = change.applied(to: existing.settings)
@@ -235,7 +237,7 @@ public struct Subscriptions {
         try update.bind(Date().timeIntervalSince1970, named: ":now")
         try update.bind(refresh.result.rawValue, named: ":result")
         try update.bind(refresh.error, named: ":error")
-        try update.bind(refresh.title.flatMap { $0.isEmpty ? nil : $0 }, named: ":title")
+        try update.bind(refresh.title.flatMap(Subscription.keptTitle), named: ":title")
         try update.bind(refresh.htmlURL, named: ":html")
         try update.bind(refresh.digest, named: ":digest")
         try update.bind(refresh.result == .gone ? 1 : 0, named: ":gone")
