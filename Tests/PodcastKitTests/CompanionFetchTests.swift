@@ -87,6 +87,19 @@ import Testing
             == .drop(warning: "its transcript was not saved (\(full.reason)); the episode is kept without it"))
     }
 
+    @Test func aCompanionOverItsLimitIsToldTheFixedLimitNotToRaiseMaxSize() throws {
+        var fetch = transcript()
+        var scheduler = scheduler()
+        let request = fetch.request(id: CompanionFiles.firstID, resume: nil, notBefore: nil)
+        #expect(request.maxSize == 64 * 1024 * 1024 && request.sizeCap == .companionFile)
+        let limit = BodyLimit.forBody(serverLength: 100_000_000, feedLength: nil, maxSize: request.maxSize, cap: request.sizeCap)
+        let next = fetch.retry(after: failure(.tooLarge(limit.reason(url: Self.url))), batchStopped: false, scheduler: &scheduler)
+        let warning = "its transcript was not saved (the file from \(Self.url) is larger than 64.0 MiB, the fixed limit of "
+            + "companion files (transcripts, chapters, artwork); nothing was kept); the episode is kept without it"
+        #expect(next == .drop(warning: warning))
+        #expect(!warning.contains("--max-size"))
+    }
+
     @Test func aStoppedBatchDropsItSilentlyWithoutCountingAFailure() {
         var fetch = transcript()
         var scheduler = scheduler()

@@ -27,7 +27,8 @@ struct CompanionFetch {
     /// Whether the current attempt continues the partial file.
     var resumed = false
 
-    /// The largest companion file taken: transcripts, chapters and artwork are far smaller.
+    /// The largest companion file taken: transcripts, chapters and artwork are far smaller. Fixed:
+    /// `max-episode-size` (`--max-size`) is the limit of media files, not of these.
     static let maxBytes: Int64 = 64 * 1024 * 1024
 
     /// What follows a failed attempt of a companion.
@@ -56,9 +57,11 @@ struct CompanionFetch {
 
     /// The request for the next attempt, continuing the partial file from `resume` when given.
     func request(id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) -> TransferRequest {
-        TransferRequest(
+        var request = TransferRequest(
             id: id, url: url, partialPath: partialPath, expectsMedia: false, resume: resume, notBefore: notBefore,
             writesBack: false, maxSize: Self.maxBytes)
+        request.sizeCap = .companionFile
+        return request
     }
 
     /// The file's path once complete, its extension from the answer's `contentType` when the
