@@ -106,4 +106,32 @@ import Testing
         #expect(FileManager.default.contents(atPath: folder + "/cover.png") == mine)
         #expect(!FileManager.default.fileExists(atPath: folder + "/cover.jpg"), "a folder with a cover gets no other")
     }
+
+    @Test func aCompanionCutShortByCtrlCIsDroppedQuietlyAndFetchedByTheNextDownload() async throws {
+        let server = try LoopbackServer()
+        server.setRoute("/d.mp3", .file(body: Self.media, contentType: "audio/mpeg", etag: "\"d\""))
+        server.setRoute("/d.srt", .sequence([.stall(afterBytes: 10, body: Self.srt), .fixed(body: Self.srt)]))
+        LibraryScenario.serveFeed([
+            LibraryScenario.Item(
+                title: "Stalled", guid: "d", date: "Mon, 09 Nov 2026 08:00:00 GMT", enclosure: server.url("/d.mp3"),
+                extra: "<podcast:transcript url=\"\(server.url("/d.srt"))\" type=\"application/x-subrip\"/>"),
+        ], on: server)
+        let podcast = try await LibraryScenario.listedHome(feedURL: server.url("/feed.xml"))
+        let download = try podcast.start(["download", "1", "--with", "transcript", "--json"])
+        // The transcript is asked for once the episode's file is in place; it stalls there.
+        let asked = try await ResumeScenario.wait { server.requestCount(path: "/d.srt") > 0 }
+        #expect(asked, "the transcript was never asked for")
+        kill(download.pid, SIGINT)
+        let result = await download.finish(within: .seconds(20))
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(ResumeScenario.states(result.stdout) == ["Stalled": "downloaded"], "\(result.stdout)")
+        #expect(!result.stderr.contains("transcript"), "dropped quietly: \(result.stderr)")
+        let folder = podcast.episodesDirectory + "/" + LibraryScenario.podcastTitle
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["2026-11-09 Stalled.mp3"], "no transcript, no temporary file")
+        #expect(FileManager.default.contents(atPath: folder + "/2026-11-09 Stalled.mp3") == Self.media)
+        let again = try await podcast.run(["download", "1", "--with", "transcript"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.contents(atPath: folder + "/2026-11-09 Stalled.srt") == Self.srt)
+        #expect(server.requestCount(path: "/d.mp3") == 1, "the episode is not fetched again")
+    }
 }

@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func aCompanionIsToldItsOwnFixedLimitRatherThanToRaiseMaxSize() {
-        let limit = BodyLimit.forBody(serverLength: 100 * Self.mebibyte, feedLength: nil, maxSize: CompanionFetch.maxBytes, cap: .companionFile)
+        let limit = BodyLimit.forBody(serverLength: 100 * Self.mebibyte, feedLength: nil, maxSize: CompanionFile.maxBytes, cap: .companionFile)
         #expect(limit == BodyLimit(bytes: 64 * Self.mebibyte, limit: .cap(.companionFile)))
         let reason = limit.reason(url: "http://h/a.png")
         #expect(reason == "the file from http://h/a.png is larger than 64.0 MiB, the fixed limit of companion files "

@@ -13,7 +13,7 @@ struct BodyLimit: Equatable {
     enum Cap: Equatable {
         /// `max-episode-size` (`--max-size`), which the user sets.
         case maxEpisodeSize
-        /// The fixed limit of companion files (`CompanionFetch.maxBytes`), which no setting changes.
+        /// The fixed limit of companion files (`CompanionFile.maxBytes`), which no setting changes.
         case companionFile
     }
 
