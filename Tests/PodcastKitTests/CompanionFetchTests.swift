@@ -14,8 +14,8 @@ import Testing
     private let start = ContinuousClock.now
     private let id = TransferID(episode: 3, companion: 1)
     private let file = CompanionFile(
-        kind: .transcript, url: url, partialPath: "/tmp/x/Show/.podcast-1-one.tmp", folder: "/tmp/x/Show", stem: "One",
-        fileExtension: "vtt")
+        kind: .transcript, url: url, content: .text(fileExtension: "vtt"), partialPath: "/tmp/x/Show/.podcast-1-one.tmp",
+        folder: "/tmp/x/Show", stem: "One")
 
     /// A transcript being fetched, its first answer having given `etag`.
     private func transcript(etag: String? = "\"c1\"") -> CompanionFetch {

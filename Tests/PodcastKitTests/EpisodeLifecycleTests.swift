@@ -15,11 +15,11 @@ import Testing
 
     /// Companion files of the episode: its transcript and its artwork.
     private let transcript = CompanionFile(
-        kind: .transcript, url: "http://127.0.0.1:8080/one.srt", partialPath: "/tmp/x/Show/.podcast-1-t.tmp",
-        folder: "/tmp/x/Show", stem: "one", fileExtension: "srt")
+        kind: .transcript, url: "http://127.0.0.1:8080/one.srt", content: .text(fileExtension: "srt"),
+        partialPath: "/tmp/x/Show/.podcast-1-t.tmp", folder: "/tmp/x/Show", stem: "one")
     private let artwork = CompanionFile(
-        kind: .image, url: "http://127.0.0.1:8080/one.png", partialPath: "/tmp/x/Show/.podcast-1-i.tmp",
-        folder: "/tmp/x/Show", stem: "one", fileExtension: nil)
+        kind: .image, url: "http://127.0.0.1:8080/one.png", content: .image, partialPath: "/tmp/x/Show/.podcast-1-i.tmp",
+        folder: "/tmp/x/Show", stem: "one")
 
     private func scheduler() -> RetryScheduler {
         RetryScheduler(policy: RetryPolicy(retries: 3, firstWait: .seconds(2)), now: { [start] in start }, jitter: { 1 })

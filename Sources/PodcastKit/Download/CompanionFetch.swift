@@ -1,5 +1,3 @@
-import PodcastText
-
 /// One companion file (a transcript, chapters, an image, a cover) to fetch for an episode whose
 /// media file is in place: what it is, where it comes from and where it goes. `CompanionFiling`
 /// decides which an episode gets; a `CompanionFetch` of the episode's fetches each.
@@ -8,37 +6,22 @@ struct CompanionFile: Equatable {
     let kind: LibraryFile.Kind
     /// Where it comes from.
     let url: String
+    /// What its bytes must be, and its extension (`CompanionCheck`).
+    let content: CompanionCheck.Content
     /// Where its bytes are written until it is complete (a `ProcessTemporary` name in its folder).
     let partialPath: String
     /// The folder it goes into.
     let folder: String
     /// Its name before the extension: the episode's media file's (or `cover`).
     let stem: String
-    /// Its extension, when the kind fixes it; nil for images, whose extension the answer's type tells.
-    let fileExtension: String?
 
     /// The largest companion file taken: transcripts, chapters and artwork are far smaller. Fixed:
     /// `max-episode-size` (`--max-size`) is the limit of media files, not of these.
     static let maxBytes: Int64 = 64 * 1024 * 1024
 
-    /// The file's path once complete, its extension from the answer's `contentType` when the
-    /// kind does not fix it.
-    func destination(contentType: String?) -> String {
-        folder + "/" + stem + "." + (fileExtension ?? Self.imageExtension(contentType: contentType, url: url))
-    }
-
-    /// An image's extension: from its type, else its URL, else `jpg`.
-    static func imageExtension(contentType: String?, url: String) -> String {
-        let type = contentType?.split(separator: ";").first.map { String($0).trimmingWhitespace().lowercased() } ?? ""
-        switch type {
-        case "image/jpeg", "image/jpg", "image/pjpeg": return "jpg"
-        case "image/png": return "png"
-        case "image/webp": return "webp"
-        case "image/gif": return "gif"
-        default:
-            let fromURL = EpisodeFileName.urlExtension(url)
-            return ["jpg", "jpeg", "png", "webp", "gif"].contains(fromURL ?? "") ? fromURL ?? "jpg" : "jpg"
-        }
+    /// Its path once saved with `fileExtension` (what `CompanionCheck` accepted it as).
+    func destination(fileExtension: String) -> String {
+        folder + "/" + stem + "." + fileExtension
     }
 
     /// The warning for it when it is not saved because of `reason`: the episode stays downloaded.
@@ -53,7 +36,7 @@ struct CompanionFile: Equatable {
 /// connection. Never media: an HTML transcript is a transcript, and it is never counted as an
 /// episode. Its failure is a warning; the episode stays downloaded.
 ///
-///     fetching ──completed──▶ ended (saved by the batch)
+///     fetching ──completed──▶ ended (saved or refused by the batch)
 ///        ▲   │ failed
 ///        │   ├──────────────▶ ended (dropped: a warning, none once the batch stopped)
 ///        └── waitingToRetry
@@ -72,7 +55,8 @@ struct CompanionFetch: Equatable {
     enum Action: Equatable {
         /// Hand `request` to the engine.
         case transfer(TransferRequest)
-        /// Place and record what arrived; a failure is a warning.
+        /// Check what arrived (`CompanionCheck`), then place and record it; a refusal or a
+        /// failure is a warning.
         case save(CompanionFile, CompletedTransfer)
         /// Remove its partial file, and tell `warning` when there is one.
         case drop(CompanionFile, warning: String?)
@@ -113,7 +97,7 @@ struct CompanionFetch: Equatable {
         resume.total = answer.total
     }
 
-    /// The whole file arrived: it is saved.
+    /// The whole file arrived: it is saved, once checked.
     mutating func completed(_ done: CompletedTransfer) -> [Action] {
         guard phase != .ended else { return [] }
         phase = .ended

@@ -4,7 +4,7 @@ import PodcastPlatform
 
 /// The batch's part in its episodes' companion files (the best transcript, the chapters, the
 /// artwork, the show's cover, the info file): which an episode in place gets, the info file
-/// written at once, and a fetched file placed and recorded. Each file is fetched by a
+/// written at once, and a fetched file checked, placed and recorded. Each file is fetched by a
 /// `CompanionFetch` its episode owns; what is batch-wide is here: the podcast folders whose cover
 /// the batch has seen to. Its problems are warnings: the episode stays downloaded.
 struct CompanionFiling {
@@ -39,20 +39,20 @@ struct CompanionFiling {
         }
         let episode = filing.episode
         var files: [CompanionFile] = []
-        func fetch(_ kind: LibraryFile.Kind, from url: String?, fileExtension: String?) {
+        func fetch(_ kind: LibraryFile.Kind, from url: String?, as content: CompanionCheck.Content) {
             guard let url, !present.contains(kind) else { return }
             files.append(CompanionFile(
-                kind: kind, url: url, partialPath: ProcessTemporary.path(in: folder, for: path + "\n" + kind.rawValue),
-                folder: folder, stem: stem, fileExtension: fileExtension))
+                kind: kind, url: url, content: content, partialPath: ProcessTemporary.path(in: folder, for: path + "\n" + kind.rawValue),
+                folder: folder, stem: stem))
         }
         if wanted.contains(.transcript), let best = TranscriptFormat.best(of: episode?.transcripts ?? [], order: filing.settings.transcriptTypes) {
-            fetch(.transcript, from: best.transcript.url, fileExtension: best.format.fileExtension)
+            fetch(.transcript, from: best.transcript.url, as: best.format.content)
         }
         if wanted.contains(.chapters) {
-            fetch(.chapters, from: episode?.chaptersURL, fileExtension: "chapters.json")
+            fetch(.chapters, from: episode?.chaptersURL, as: .json(fileExtension: "chapters.json"))
         }
         if wanted.contains(.image) {
-            fetch(.image, from: episode?.image ?? show.image, fileExtension: nil)
+            fetch(.image, from: episode?.image ?? show.image, as: .image)
             if let cover = cover(of: show, in: filing.podcastFolder) { files.append(cover) }
         }
         if wanted.contains(.info), !present.contains(.info) {
@@ -68,8 +68,8 @@ struct CompanionFiling {
         let names = (try? FileIO.names(in: folder)) ?? []
         guard !names.contains(where: { $0.hasPrefix("cover.") }) else { return nil }
         return CompanionFile(
-            kind: .cover, url: image, partialPath: ProcessTemporary.path(in: folder, for: folder + "\ncover"),
-            folder: folder, stem: "cover", fileExtension: nil)
+            kind: .cover, url: image, content: .image, partialPath: ProcessTemporary.path(in: folder, for: folder + "\ncover"),
+            folder: folder, stem: "cover")
     }
 
     /// Writes `<name>.info.json` beside the media file.
@@ -92,21 +92,31 @@ struct CompanionFiling {
         }
     }
 
-    /// Saves `file`, which arrived whole (`done`) for `item`: it is put in place and recorded.
+    /// Saves `file`, which arrived whole (`done`) for `item`: unless `CompanionCheck` refuses
+    /// what arrived, it is put in place (named as its bytes say, for an image) and recorded.
     /// Returns the warning when it was not saved; nil when it was.
     func save(_ file: CompanionFile, _ done: CompletedTransfer, of item: DownloadItem) -> String? {
-        let destination = file.destination(contentType: done.contentType)
         do {
-            // Companions are small: read for their digest here, once complete.
-            let placing = LibraryFile(
-                path: destination, feed: item.feed, identity: file.kind == .cover ? nil : item.entry.identity, kind: file.kind,
-                bytes: done.bytes, sha256: SHA2.hex(try SHA2.digest(ofFile: file.partialPath, .sha256)),
-                subscription: file.kind == .cover ? item.subscription : nil)
-            return try placeCompanion(file.partialPath, as: placing)
+            // Companions are small (`CompanionFile.maxBytes`): read whole, for their check and digest.
+            let bytes = try FileIO.bytes(of: file.partialPath, in: 0..<done.bytes)
+            switch CompanionCheck.verdict(file.content, of: bytes, from: file.url) {
+            case .refused(let why):
+                // Ownership: the companion's own temporary file (`ProcessTemporary`).
+                unlink(file.partialPath)
+                return file.notSaved(why)
+            case .accepted(let fileExtension):
+                var digest = SHA2(.sha256)
+                bytes.withUnsafeBytes { digest.update($0) }
+                let placing = LibraryFile(
+                    path: file.destination(fileExtension: fileExtension), feed: item.feed,
+                    identity: file.kind == .cover ? nil : item.entry.identity, kind: file.kind, bytes: done.bytes,
+                    sha256: SHA2.hex(digest.finish()), subscription: file.kind == .cover ? item.subscription : nil)
+                return try placeCompanion(file.partialPath, as: placing)
+            }
         } catch {
             // Ownership: the companion's own temporary file (`ProcessTemporary`).
             unlink(file.partialPath)
-            return "could not save its \(file.kind.label) as \(destination): \(error)"
+            return "could not save its \(file.kind.label) from \(file.url): \(error)"
         }
     }
 
@@ -133,5 +143,16 @@ struct CompanionFiling {
             throw error
         }
         return nil
+    }
+}
+
+extension TranscriptFormat {
+    /// What a transcript of this format must be (`CompanionCheck`), and its file's extension.
+    var content: CompanionCheck.Content {
+        switch self {
+        case .json: .json(fileExtension: fileExtension)
+        case .html: .html(fileExtension: fileExtension)
+        case .srt, .vtt, .text: .text(fileExtension: fileExtension)
+        }
     }
 }
