@@ -148,24 +148,33 @@ import Testing
     private let cap: Int64 = 16 * 1024 * mebibyte
 
     @Test func theServersLengthWinsOverTheFeeds() {
-        let limit = BodyLimit.forBody(serverLength: 2_000_000, feedLength: 1_000, maxEpisodeSize: cap)
+        let limit = BodyLimit.forBody(serverLength: 2_000_000, feedLength: 1_000, maxSize: cap, cap: .maxEpisodeSize)
         #expect(limit == BodyLimit(bytes: 2_000_000 + 64 * Self.mebibyte, limit: .serverLength(2_000_000)))
     }
 
     @Test func aFeedLengthAloneAllowsAWideMargin() {
-        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 1_000, maxEpisodeSize: cap) == BodyLimit(bytes: 1_000 + 64 * Self.mebibyte, limit: .feedLength(1_000)))
-        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 500 * Self.mebibyte, maxEpisodeSize: cap) == BodyLimit(bytes: 1_000 * Self.mebibyte, limit: .feedLength(500 * Self.mebibyte)))
+        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 1_000, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: 1_000 + 64 * Self.mebibyte, limit: .feedLength(1_000)))
+        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 500 * Self.mebibyte, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: 1_000 * Self.mebibyte, limit: .feedLength(500 * Self.mebibyte)))
     }
 
     @Test func withNoLengthOnlyTheCapApplies() {
-        #expect(BodyLimit.forBody(serverLength: nil, feedLength: nil, maxEpisodeSize: cap) == BodyLimit(bytes: cap, limit: .maxEpisodeSize))
-        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 0, maxEpisodeSize: cap) == BodyLimit(bytes: cap, limit: .maxEpisodeSize))
+        #expect(BodyLimit.forBody(serverLength: nil, feedLength: nil, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: cap, limit: .cap(.maxEpisodeSize)))
+        #expect(BodyLimit.forBody(serverLength: nil, feedLength: 0, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: cap, limit: .cap(.maxEpisodeSize)))
     }
 
     @Test func theCapIsNeverPassed() {
-        let limit = BodyLimit.forBody(serverLength: 10 * Self.mebibyte, feedLength: nil, maxEpisodeSize: Self.mebibyte)
-        #expect(limit == BodyLimit(bytes: Self.mebibyte, limit: .maxEpisodeSize))
+        let limit = BodyLimit.forBody(serverLength: 10 * Self.mebibyte, feedLength: nil, maxSize: Self.mebibyte, cap: .maxEpisodeSize)
+        #expect(limit == BodyLimit(bytes: Self.mebibyte, limit: .cap(.maxEpisodeSize)))
         #expect(limit.reason(url: "http://h/a.mp3").contains("max-episode-size"))
+    }
+
+    @Test func aCompanionIsToldItsOwnFixedLimitRatherThanToRaiseMaxSize() {
+        let limit = BodyLimit.forBody(serverLength: 100 * Self.mebibyte, feedLength: nil, maxSize: CompanionFile.maxBytes, cap: .companionFile)
+        #expect(limit == BodyLimit(bytes: 64 * Self.mebibyte, limit: .cap(.companionFile)))
+        let reason = limit.reason(url: "http://h/a.png")
+        #expect(reason == "the file from http://h/a.png is larger than 64.0 MiB, the fixed limit of companion files "
+            + "(transcripts, chapters, artwork); nothing was kept")
+        #expect(!reason.contains("max-size") && !reason.contains("max-episode-size"))
     }
 
     @Test func theReasonSaysWhichLengthWasPassed() {

@@ -41,11 +41,10 @@ extension DownloadBatch {
             }
             return
         }
-        for ((index, _), claim) in zip(group, answers) {
+        for ((index, record), claim) in zip(group, answers) {
             switch claim {
             case .alreadyDownloaded(let path):
-                settleEarly(index, .skipped, path: path, error: "already downloaded", report: report)
-                completeInPlace(roster[index], at: path, report: report)
+                completeInPlace(index, record, at: path, why: "already downloaded", report: report)
             case .busy(let pid):
                 settleEarly(index, .skipped, error: "being downloaded by process \(pid)", report: report)
             case .claimed(let previous):
@@ -163,8 +162,7 @@ extension DownloadBatch {
             forgetPlacement(of: item, report: report)
             // Ownership: the episode's own partial file (left when a tagged copy was placed).
             if let partial = claimedRecord.resume.partialPath { unlink(partial) }
-            settleEarly(index, .skipped, path: path, error: "already downloaded (placed by a run stopped before it recorded it)", report: report)
-            completeInPlace(item, at: path, report: report)
+            completeInPlace(index, claimedRecord, at: path, why: "already downloaded (placed by a run stopped before it recorded it)", report: report)
             return true
         }
         forgetPlacement(of: item, report: report)
@@ -204,11 +202,19 @@ extension DownloadBatch {
         filings.filing(for: item, in: placement.directory(for: item)) { report(.warning(item, $0)) }
     }
 
-    /// For an episode found already downloaded at `path`: fetches the companion files it lacks.
-    private func completeInPlace(_ item: DownloadItem, at path: String, report: (DownloadUpdate) -> Void) {
+    /// Skips episode `index`, claimed with `record` and found already downloaded at `path` (`why`
+    /// says how), once the companion files it lacks are fetched: for them it becomes active, its
+    /// machine found in place (`EpisodeDownload.foundInPlace`), and is settled when they have ended.
+    private func completeInPlace(_ index: Int, _ record: DownloadRecord, at path: String, why: String, report: (DownloadUpdate) -> Void) {
+        let item = roster[index]
         let filing = filing(for: item, report: report)
-        guard !filing.settings.companions.isEmpty else { return }
-        companions.start(of: item, filing: filing, at: path, report: report)
+        let files = companions.wanted(of: item, filing: filing, at: path, report: report)
+        guard !files.isEmpty else { return settleEarly(index, .skipped, path: path, error: why, report: report) }
+        var download = EpisodeDownload(
+            id: index, item: item, record: record, partialPath: record.resume.partialPath ?? "", filing: filing, previous: nil, resumePlan: nil)
+        download.foundInPlace(DownloadResult(item: item, state: .skipped, path: path, bytes: 0, error: why))
+        active[index] = download
+        perform(active[index]?.fetchCompanions(files, batchStop: stop), for: index, report: report)
     }
 
     /// The partial file's name: a stable hash of the episode's key.

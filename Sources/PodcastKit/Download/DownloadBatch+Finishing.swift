@@ -11,7 +11,8 @@ extension DownloadBatch {
         for (id, download) in active {
             switch download.phase {
             case .finishing(let done, let file): ready.append((id, done, file))
-            case .preparing, .ended: break
+            // Companion transfers are short: ready files do not wait for them to be finished together.
+            case .preparing, .completing, .ended: break
             case .queued, .transferring, .waitingToRetry: othersRunning = true
             }
         }
@@ -27,7 +28,7 @@ extension DownloadBatch {
     /// knows as its own by that (`adoptPlaced`). A tagged copy goes into place instead of the
     /// partial file, which is removed only once that is recorded: until then the partial file is
     /// the one its record describes. Then the file a re-fetched episode had under another name
-    /// goes, and its companions are started.
+    /// goes, and its companion files are fetched: the episode is settled once they have ended.
     private func finish(_ ready: [(id: Int, done: CompletedTransfer, file: FinishedFile)], report: (DownloadUpdate) -> Void) {
         // The tagged copies among them: by the end each is in place (renamed away) or unwanted.
         let copies = ready.compactMap { id, _, file in file.source != active[id]?.partialPath ? file.source : nil }
@@ -107,10 +108,8 @@ extension DownloadBatch {
             if let declared = download.item.entry.enclosureLength, declared > 1, declared != done.bytes {
                 report(.warning(download.item, "the feed says \(declared) bytes, the server sent \(done.bytes); kept the server's file"))
             }
-            companions.start(of: download.item, filing: download.filing, at: path, report: report)
-            settle(done.id, DownloadResult(
-                item: download.item, state: .downloaded, path: path, bytes: download.received, error: nil,
-                fileSize: download.record.bytes), report: report)
+            let files = companions.wanted(of: download.item, filing: download.filing, at: path, report: report)
+            perform(active[done.id]?.fetchCompanions(files, batchStop: stop), for: done.id, report: report)
         }
     }
 

@@ -3,10 +3,12 @@ import Glibc
 import PodcastPlatform
 
 /// Downloads a set of episodes: claims each in the progress buffer (so no episode is fetched
-/// twice, even by two processes), runs one `EpisodeDownload` state machine per episode, carries
-/// out what the machines ask (transfers on a `TransferEngine`, file preparations on a
-/// `FilePreparer`, checkpoints, store writes, endings) and feeds what those did back to them as
-/// events. Admission is in `DownloadBatch+Admission.swift`, placing in `DownloadBatch+Finishing.swift`.
+/// twice, even by two processes), runs one `EpisodeDownload` state machine per episode (which
+/// runs one `CompanionFetch` per companion file once its media file is in place), carries out
+/// what the machines ask (transfers on a `TransferEngine`, file preparations on a `FilePreparer`,
+/// checkpoints, store writes, companion files saved, endings) and feeds what those did back to
+/// them as events, each to the episode whose transfer it is (`TransferID`). Admission is in
+/// `DownloadBatch+Admission.swift`, placing in `DownloadBatch+Finishing.swift`.
 ///
 /// Blocks the calling thread until every episode has ended; checkpoints, placing files and
 /// database writes happen on that thread, never on the engine's.
@@ -21,11 +23,12 @@ public final class DownloadBatch {
     var placement: EpisodePlacement
     /// How each episode's files are made, and the playlists to write.
     var filings: EpisodeFilings
-    /// The companion files fetched for episodes in place.
-    let companions: CompanionFiles
+    /// Which companion files episodes in place get, and how fetched ones are saved.
+    var companions: CompanionFiling
     /// Every episode asked for, those not active yet, and the results.
     var roster = BatchRoster()
-    /// The episodes being fetched, by request id: one state machine each.
+    /// The episodes being fetched (their media file, then their companion files), by index, which
+    /// is their media transfer's request id: one state machine each.
     var active: [Int: EpisodeDownload] = [:]
     /// When failed attempts are tried again (episodes and companions alike).
     var scheduler: RetryScheduler
@@ -46,7 +49,7 @@ public final class DownloadBatch {
         placement = EpisodePlacement(episodesDirectory: episodesDirectory)
         self.settings = settings
         filings = EpisodeFilings(library: library, store: store)
-        companions = CompanionFiles(store: store)
+        companions = CompanionFiling(store: store)
         self.force = force
         scheduler = RetryScheduler(policy: policy)
     }
@@ -91,11 +94,11 @@ public final class DownloadBatch {
         let queue = self.queue
         let engine = try TransferEngine(settings: settings) { queue.post(contentsOf: $0.lazy.map(BatchEvent.transfer)) }
         let preparer = FilePreparer { queue.post(.prepared(id: $0, $1)) }
-        (self.engine, self.preparer, companions.engine, self.feeder) = (engine, preparer, engine, feeder)
+        (self.engine, self.preparer, self.feeder) = (engine, preparer, feeder)
         defer {
             engine.shutdown()
             preparer.shutdown()
-            (self.engine, self.preparer, companions.engine, self.feeder) = (nil, nil, nil, nil)
+            (self.engine, self.preparer, self.feeder) = (nil, nil, nil)
         }
         roster.add(items)
         feeder?.start(on: engine)
@@ -103,7 +106,7 @@ public final class DownloadBatch {
         while true {
             takeNewEpisodes(refill: refill)
             admitEpisodes(report: report)
-            if active.isEmpty && !roster.hasUnclaimed && companions.isEmpty && feeder?.isFinished ?? true { break }
+            if active.isEmpty && !roster.hasUnclaimed && feeder?.isFinished ?? true { break }
             // While items wait to be claimed, events are taken without waiting for them.
             let wakeBy = roster.hasUnclaimed ? .now : chores.wakeBy(refilling: refill != nil && stop == nil)
             for event in queue.drain(until: wakeBy) { handle(event, report: report) }
@@ -134,7 +137,8 @@ public final class DownloadBatch {
 
     // MARK: Events
 
-    /// Hands `event` to whom it concerns: the feeder, a companion file, or an episode's machine.
+    /// Hands `event` to whom it concerns: the feeder, or the machine of the episode whose
+    /// transfer (media or companion file) it is.
     private func handle(_ event: BatchEvent, report: (DownloadUpdate) -> Void) {
         switch event {
         case .interrupt:
@@ -145,18 +149,19 @@ public final class DownloadBatch {
         case .transfer(.progress(let all)):
             if let feeder, case let feeds = all.filter({ FeedRound.owns($0.id) }), !feeds.isEmpty { feeder.handle(.progress(feeds)) }
             pollStopRequests(report: report)
-            let snapshot = all.filter { !FeedRound.owns($0.id) && !CompanionFiles.owns($0.id) }
+            // Companion files' progress is not shown.
+            let snapshot = all.filter { !FeedRound.owns($0.id) && TransferID($0.id).companion == nil }
             guard !snapshot.isEmpty else { return }
             checkpoint(snapshot, report: report)
             report(.progress(snapshot.compactMap { progress in active[progress.id].map { ($0.item, progress) } }))
         case .transfer(let transferEvent):
-            guard let id = transferEvent.requestID else { return }
-            if FeedRound.owns(id) {
+            guard let raw = transferEvent.requestID else { return }
+            if FeedRound.owns(raw) {
                 feeder?.handle(transferEvent)
-            } else if CompanionFiles.owns(id) {
-                companions.handle(transferEvent, batchStopped: stop != nil, scheduler: &scheduler, report: report)
+            } else if case let id = TransferID(raw), let number = id.companion {
+                companionEvent(transferEvent, number, of: id.episode, report: report)
             } else {
-                episodeEvent(transferEvent, id: id, report: report)
+                episodeEvent(transferEvent, id: raw, report: report)
             }
         }
     }
@@ -175,6 +180,23 @@ public final class DownloadBatch {
         case .failed(let failure):
             perform(active[id]?.transferFailed(failure, batchStop: stop, scheduler: &scheduler), for: id, report: report)
         case .progress:
+            break
+        }
+    }
+
+    /// What the engine says of companion `number` of episode `id`, handed to the episode, which
+    /// hands it to that companion's machine.
+    private func companionEvent(_ event: TransferEvent, _ number: Int, of id: Int, report: (DownloadUpdate) -> Void) {
+        switch event {
+        case .started:
+            active[id]?.companionStarted(number)
+        case .responded(let response):
+            active[id]?.companionResponded(number, response)
+        case .completed(let done):
+            perform(active[id]?.companionCompleted(number, done), for: id, report: report)
+        case .failed(let failure):
+            perform(active[id]?.companionFailed(number, failure, batchStop: stop, scheduler: &scheduler), for: id, report: report)
+        case .filled, .progress:
             break
         }
     }
@@ -205,9 +227,29 @@ public final class DownloadBatch {
                 if let path = active[id]?.partialPath { unlink(path) }
             case .end(let ending):
                 end(id, ending, report: report)
+            case .settle(let result):
+                settle(id, result, report: report)
+            case .companion(let companion):
+                perform(companion, for: id, report: report)
             case .stopBatch(let reason):
                 halt(reason)
             }
+        }
+    }
+
+    /// Carries out what a companion fetch of episode `id` asks: its transfers, its file saved
+    /// (`CompanionFiling.save`) or dropped, a warning told on the episode's line.
+    private func perform(_ action: CompanionFetch.Action, for id: Int, report: (DownloadUpdate) -> Void) {
+        guard let item = active[id]?.item else { return }
+        switch action {
+        case .transfer(let request):
+            engine?.start(request)
+        case .save(let file, let done):
+            if let problem = companions.save(file, done, of: item) { report(.warning(item, problem)) }
+        case .drop(let file, let warning):
+            // Ownership: the companion's own temporary file (`ProcessTemporary`).
+            unlink(file.partialPath)
+            if let warning { report(.warning(item, warning)) }
         }
     }
 
@@ -254,13 +296,13 @@ public final class DownloadBatch {
         guard stop == nil else { return }
         stop = reason
         feeder?.stop()
+        // Every transfer comes back as a failure: episodes are paused, companion fetches dropped
+        // (their machines start no other once `stop` is set), left to the next download.
         engine?.shutdown()
-        // The engine takes no more requests: companion files are left to the next download.
-        companions.engine = nil
     }
 
     /// Records `result` as episode `id`'s end.
-    func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
+    private func settle(_ id: Int, _ result: DownloadResult, report: (DownloadUpdate) -> Void) {
         active[id] = nil
         placement.release(id)
         roster.settle(id, result)

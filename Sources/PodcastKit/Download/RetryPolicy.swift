@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// One episode's history of failures, kept by the batch between attempts.
-    public struct History: Sendable {
+    public struct History: Sendable, Equatable {
         /// Attempts in a row that gained nothing.
         public var failuresWithoutProgress = 0
         /// The longest the partial file has been: an attempt made progress only when it grew the

@@ -103,7 +103,7 @@ final class Transfer {
         self.request = request
         self.outbox = outbox
         self.limiter = limiter
-        limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
+        limit = BodyLimit.forBody(serverLength: nil, feedLength: request.expectedLength, maxSize: request.maxSize, cap: request.sizeCap)
         let offset = request.resume?.offset ?? 0
         if !request.acceptsNotModified {
             descriptor = try Self.openPartial(request, truncatingTo: offset)
@@ -399,7 +399,7 @@ final class Transfer {
         }
         // A compressed body's length counts compressed bytes: only a limit far past it applies.
         let serverLength = answer.isEncoded ? answer.contentLength : total
-        limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxEpisodeSize: request.maxSize)
+        limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxSize: request.maxSize, cap: request.sizeCap)
         if let total, total > limit.bytes { return .tooLarge(limit.reason(url: url)) }
         outbox.post(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: answer.etag,

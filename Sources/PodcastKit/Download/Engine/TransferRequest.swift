@@ -22,6 +22,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var writesBack: Bool
     /// The most bytes the file may hold (`max-episode-size`); a body past it is stopped.
     public var maxSize: Int64
+    /// Which limit `maxSize` is, for the line that tells a body ran past it.
+    var sizeCap = BodyLimit.Cap.maxEpisodeSize
     /// Headers of this request's own (a feed's `If-None-Match`), sent on every hop.
     public var headers: [String] = []
     /// True when a `304 Not Modified` is an answer (a conditional feed fetch): the transfer then

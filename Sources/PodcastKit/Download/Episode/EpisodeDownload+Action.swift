@@ -17,8 +17,12 @@ extension EpisodeDownload {
         case checkpoint(bytes: Int64)
         /// Remove the partial file (its bytes can never be part of the file).
         case discardPartial
-        /// End the episode.
+        /// End the episode short of its file (its record closed as `Ending` says, then settled).
         case end(Ending)
+        /// Settle the episode with `result`: its file is in place and its companions have ended.
+        case settle(DownloadResult)
+        /// Carry out what one of its companion fetches asks.
+        case companion(CompanionFetch.Action)
         /// Stop every episode of the batch.
         case stopBatch(BatchOutcome.Stop)
     }

@@ -7,11 +7,14 @@ import PodcastText
 ///
 /// A state machine with one owner, the batch, which changes it only through the events below and
 /// carries out the actions they return (transfers, file preparations, store writes, syncs,
-/// endings); nothing else mutates it.
+/// endings); nothing else mutates it. Once its media file is in place it fetches its companion
+/// files, each a `CompanionFetch` machine of its own that only it holds and drives, and it is
+/// settled (its result told) when they have ended.
 ///
-///     queued ──started──▶ transferring ──completed──▶ preparing ──prepared──▶ finishing ──placed──▶ ended
-///        ▲                    │  failed                  │ mismatched (once)
-///        └── waitingToRetry ◀─┴──────────────────────────┘          any phase ──ending──▶ ended
+///     queued ──started──▶ transferring ──completed──▶ preparing ──prepared──▶ finishing ──placed──▶ completing
+///        ▲                    │  failed                  │ mismatched (once)          (companions) │ all ended
+///        └── waitingToRetry ◀─┴──────────────────────────┘                                          ▼
+///                                                           any phase ──ending──▶ ended ◀─────────────┘
 struct EpisodeDownload {
     /// Where the episode stands.
     enum Phase: Equatable {
@@ -25,14 +28,17 @@ struct EpisodeDownload {
         case preparing(CompletedTransfer)
         /// Its file is ready (`file`) and waits to be placed with others.
         case finishing(CompletedTransfer, FinishedFile)
-        /// It ended: placed, or short of that (`Ending`).
+        /// Its media file is in place (or was already): `result` is told once its companion
+        /// files, fetched now, have ended, whatever became of them.
+        case completing(DownloadResult, companions: [CompanionFetch])
+        /// It ended: settled with its result, or short of its file (`Ending`).
         case ended
 
         /// True while its transfer holds a place among the batch's running and queued ones.
         var holdsTransferSlot: Bool {
             switch self {
             case .queued, .transferring: true
-            case .waitingToRetry, .preparing, .finishing, .ended: false
+            case .waitingToRetry, .preparing, .finishing, .completing, .ended: false
             }
         }
     }
@@ -201,7 +207,7 @@ extension EpisodeDownload {
         case .preparing:
             stopRequest = request
             return []
-        case .finishing, .ended:
+        case .finishing, .completing, .ended:
             return []
         }
     }
@@ -302,11 +308,80 @@ extension EpisodeDownload {
     }
 
     /// The file was moved to `path`, as `file` says it is on disk: the record that says so is
-    /// what the batch writes next.
+    /// what the batch writes next. The episode is downloaded; it is settled so once its companion
+    /// files have ended (`fetchCompanions`).
     mutating func placed(at path: String, file: FinishedFile) {
         guard case .finishing(let done, _) = phase else { return }
         record.completed(by: done, at: path, file: file)
+        let result = DownloadResult(item: item, state: .downloaded, path: path, bytes: received, error: nil, fileSize: record.bytes)
+        phase = .completing(result, companions: [])
+    }
+
+    /// Its media file was found in place, downloaded before (`result` says how): only its
+    /// companion files are fetched (`fetchCompanions`).
+    mutating func foundInPlace(_ result: DownloadResult) {
+        guard case .queued = phase else { return }
+        phase = .completing(result, companions: [])
+    }
+
+    // MARK: Companion files
+
+    /// Its media file being in place, the companion files `files` are fetched, each by a machine
+    /// of its own (numbered in order, for their transfers' ids); with none, or once the batch
+    /// stopped (the next download fetches what is missing), the episode is settled at once.
+    mutating func fetchCompanions(_ files: [CompanionFile], batchStop: BatchOutcome.Stop?) -> [Action] {
+        guard case .completing(let result, let companions) = phase, companions.isEmpty else { return [] }
+        var fetches: [CompanionFetch] = batchStop != nil ? [] : files.enumerated().map { number, file in
+            CompanionFetch(id: TransferID(episode: id, companion: number), file: file)
+        }
+        let actions = fetches.indices.flatMap { fetches[$0].begin() }.map(Action.companion)
+        phase = .completing(result, companions: fetches)
+        return actions + settledOnceCompanionsEnded()
+    }
+
+    /// The engine began the transfer of companion `number`.
+    mutating func companionStarted(_ number: Int) {
+        _ = companion(number) { fetch in
+            fetch.started()
+            return []
+        }
+    }
+
+    /// The server's answer for companion `number` was accepted.
+    mutating func companionResponded(_ number: Int, _ answer: TransferResponse) {
+        _ = companion(number) { fetch in
+            fetch.responded(answer)
+            return []
+        }
+    }
+
+    /// Companion `number` arrived whole: the batch saves it (or refuses it, with a warning).
+    mutating func companionCompleted(_ number: Int, _ done: CompletedTransfer) -> [Action] {
+        companion(number) { $0.completed(done) }
+    }
+
+    /// Companion `number`'s attempt failed: its machine decides between another attempt and
+    /// dropping it with a warning (silently once the batch stopped); the episode stays downloaded.
+    mutating func companionFailed(
+        _ number: Int, _ failure: FailedTransfer, batchStop: BatchOutcome.Stop?, scheduler: inout RetryScheduler
+    ) -> [Action] {
+        companion(number) { $0.failed(failure, batchStopped: batchStop != nil, scheduler: &scheduler) }
+    }
+
+    /// Hands an event to companion `number` (`event` changes its machine and returns its actions),
+    /// then settles the episode if that was the last companion to end.
+    private mutating func companion(_ number: Int, _ event: (inout CompanionFetch) -> [CompanionFetch.Action]) -> [Action] {
+        guard case .completing(let result, var companions) = phase, companions.indices.contains(number) else { return [] }
+        let actions = event(&companions[number]).map(Action.companion)
+        phase = .completing(result, companions: companions)
+        return actions + settledOnceCompanionsEnded()
+    }
+
+    /// Settles the completing episode with its result when every companion has ended.
+    private mutating func settledOnceCompanionsEnded() -> [Action] {
+        guard case .completing(let result, let companions) = phase, companions.allSatisfy({ $0.phase == .ended }) else { return [] }
         phase = .ended
+        return [.settle(result)]
     }
 
     // MARK: Endings
