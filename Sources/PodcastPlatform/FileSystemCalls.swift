@@ -2,9 +2,11 @@ import CFileSystem
 import Glibc
 
 /// The system calls on files that fail for reasons a test cannot bring about on demand (a full
-/// disk, a signal, a rename across file systems). `FileIO` and `AtomicFileWriter` make them
-/// through these closures and nowhere else, so a test can put a failing one in place of any
-/// (`FileIO.$calls.withValue(...)`) and check what the caller reports.
+/// disk, a signal, a rename across file systems). `FileIO`, `AtomicFileWriter`, the download
+/// engine's partial files and the renames that adopt and place files make them through these
+/// closures and nowhere else, so a test can put a failing one in place of any
+/// (`FileIO.$calls.withValue(...)`, handed on to the threads `ThreadStart` starts) and check what
+/// the caller reports.
 ///
 /// Each closure returns what its system call returns and sets `errno` as it does.
 public struct FileSystemCalls: Sendable {

@@ -8,14 +8,17 @@ import Darwin
 /// watcher): `body` is handed to the new thread whole, and a thread that cannot be made is the
 /// caller's error to handle, with `body` never run.
 public enum ThreadStart {
-    /// Starts `body` on a new joinable thread and returns it.
+    /// Starts `body` on a new joinable thread and returns it. Task-local values do not cross into
+    /// a thread by themselves: the starter's file system calls (`FileIO.calls`, a test's failing
+    /// ones) are handed over, so what the thread writes goes through them too.
     public static func joinable(_ body: sending @escaping () -> Void) throws(SystemError) -> pthread_t {
-        let entry = Entry(body)
+        let entry = Entry(body, calls: FileIO.calls)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(entry).toOpaque()
         let created = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
-            Unmanaged<Entry>.fromOpaque(context).takeRetainedValue().body()
+            let entry = Unmanaged<Entry>.fromOpaque(context).takeRetainedValue()
+            FileIO.$calls.withValue(entry.calls) { entry.body() }
             return nil
         }, context)
         guard created == 0 else {
@@ -34,6 +37,10 @@ public enum ThreadStart {
     // @unchecked: `body` is `sending`, so the starting thread keeps no reference to what it uses.
     private final class Entry: @unchecked Sendable {
         let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+        let calls: FileSystemCalls
+        init(_ body: @escaping () -> Void, calls: FileSystemCalls) {
+            self.body = body
+            self.calls = calls
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import PodcastKit
 @testable import PodcastPlatform
 import PodcastTestSupport
@@ -58,6 +59,58 @@ import Testing
         let records = try StateStore(path: database).downloads.records(feed: listing.source.feedKey)
         #expect(records.count == count, "every episode has a record for podcast resume")
         #expect(records.values.allSatisfy { $0.state == .paused })
+    }
+
+    /// A disk that fills mid-download (pwrite fails with ENOSPC past 100,000 bytes of any file,
+    /// through `FileIO.calls`, which the batch's and the engine's threads take from the test):
+    /// the batch stops every download, each is paused with the bytes it had, and nothing fails.
+    @Test func aDiskThatFillsStopsTheBatchAndPausesEveryEpisodeWithItsBytes() async throws {
+        let directory = try TemporaryDirectory(prefix: "batch")
+        let body = Data(repeating: 5, count: 200_000)
+        var routes: [String: ServerRoute] = [:]
+        for number in 1...3 {
+            routes["/e\(number).mp3"] = .fixed(body: body, headers: [("Content-Type", "audio/mpeg")])
+        }
+        let server = try LoopbackServer(routes: routes)
+        let listing = Listing(source: .feed(url: server.url("/feed.xml"), title: "Show"), items: (1...3).map {
+            ListingItem(
+                number: $0, identity: "ep-\($0)", title: "Episode \($0)", enclosureURL: server.url("/e\($0).mp3"),
+                enclosureType: "audio/mpeg", enclosureLength: Int64(body.count))
+        })
+        let items = DownloadItem.items([1, 2, 3], of: listing)
+        let database = directory.path("state.sqlite")
+        let episodes = directory.path("Episodes")
+        var full = FileSystemCalls.system
+        full.pwrite = { descriptor, bytes, count, offset in
+            guard offset + off_t(count) > 100_000 else { return Glibc.pwrite(descriptor, bytes, count, offset) }
+            errno = ENOSPC
+            return -1
+        }
+
+        let outcome = try await FileIO.$calls.withValue(full) {
+            try await Self.runBounded {
+                let batch = DownloadBatch(store: try StateStore(path: database), episodesDirectory: episodes, settings: .init(concurrency: 2))
+                return try batch.run(items) { _ in }
+            }
+        }
+
+        guard case .storageFull(let reason)? = outcome?.stop else {
+            Issue.record("the batch did not stop for a full disk: \(String(describing: outcome?.stop))")
+            return
+        }
+        #expect(reason.contains("No space left on device"), "\(reason)")
+        let results = try #require(outcome).results
+        #expect(results.allSatisfy { $0.state == .paused }, "\(results.map(\.state))")
+        let records = try StateStore(path: database).downloads.records(feed: listing.source.feedKey)
+        #expect(records.values.allSatisfy { $0.state == .paused && $0.bytes <= 100_000 }, "\(records.values.map { ($0.state, $0.bytes) })")
+        #expect(records.values.contains { $0.resume.durableBytes > 0 }, "no episode got any bytes before the disk filled")
+        for record in records.values where record.resume.durableBytes > 0 {
+            // What the record vouches for is on disk, for podcast resume (an episode stopped
+            // before its transfer started has no file yet, and vouches for nothing).
+            let partial = try #require(record.resume.partialPath)
+            #expect(FileIO.regularFileSize(partial).map { $0 >= record.resume.durableBytes } == true)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: episodes).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
     /// Episodes handed over while the batch runs (the worker's queue) are downloaded by the same

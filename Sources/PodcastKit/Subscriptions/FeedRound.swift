@@ -345,7 +345,7 @@ final class FeedRound {
     private func cache(_ index: Int) {
         guard let body = feeds[index].takeUncached() else { return }
         // Ownership: the feed cache in podcast's home, written by podcast alone.
-        if rename(body.path, cacheDirectory + "/" + body.entry.bodyFile) == 0 {
+        if FileIO.calls.rename(body.path, cacheDirectory + "/" + body.entry.bodyFile) == 0 {
             feeds[index].cacheEntries[body.entry.url] = body.entry
         } else {
             unlink(body.path)

@@ -133,7 +133,7 @@ final class Transfer {
 
     /// Opens `request`'s partial file, cut to `offset` bytes.
     private static func openPartial(_ request: TransferRequest, truncatingTo offset: Int64) throws(FailedTransfer) -> Int32 {
-        let descriptor = open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let descriptor = FileIO.calls.open(request.partialPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             throw FailedTransfer(id: request.id, kind: .local(.last("open", path: request.partialPath)), url: request.url)
         }
@@ -328,7 +328,7 @@ final class Transfer {
         }
         var offset = 0
         while offset < length {
-            let result = pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
+            let result = FileIO.calls.pwrite(transfer.descriptor, data + offset, length - offset, off_t(transfer.written) + off_t(offset))
             if result < 0 {
                 if errno == EINTR { continue }
                 transfer.refusal = .local(.last("pwrite", path: transfer.request.partialPath))

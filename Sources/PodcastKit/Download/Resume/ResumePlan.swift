@@ -39,7 +39,7 @@ enum ResumePlan {
     static func adoptPartial(from earlier: String, to path: String) -> Bool {
         guard FileIO.regularFileSize(earlier) != nil else { return false }
         // Ownership: both are this episode's own partial files in `.partial` folders.
-        if rename(earlier, path) == 0 { return true }
+        if FileIO.calls.rename(earlier, path) == 0 { return true }
         unlink(earlier)
         return false
     }

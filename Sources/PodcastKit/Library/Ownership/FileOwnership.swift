@@ -239,7 +239,7 @@ public struct FileOwnership {
             guard let checkedFile = checked.checked, let now = FileIO.stamp(ofName: destination), now.isSameFile(as: checkedFile) else {
                 return "left \(destination) in place: it was replaced while podcast checked it"
             }
-            guard rename(source, destination) == 0 else { throw SystemError.last("rename", path: destination) }
+            guard FileIO.calls.rename(source, destination) == 0 else { throw SystemError.last("rename", path: destination) }
             return nil
         case .absent:
             return try FileIO.moveWithoutReplacing(source, to: destination) ? nil : "left \(destination) in place: podcast did not write it"
