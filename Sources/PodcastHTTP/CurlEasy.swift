@@ -162,11 +162,6 @@ public final class CurlEasy {
         set(CURLOPT_WRITEDATA, userdata)
     }
 
-    func setHeaderFunction(_ callback: podcast_curl_data_callback, userdata: UnsafeMutableRawPointer) {
-        _ = podcast_curl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, callback)
-        set(CURLOPT_HEADERDATA, userdata)
-    }
-
     /// libcurl's detail text for the last failure, or "" when it gave none.
     public var errorMessage: String {
         String(cString: errorBuffer)
