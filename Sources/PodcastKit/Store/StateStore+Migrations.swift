@@ -623,6 +623,13 @@ extension StateStore {
                 try LegacySettingsRecords.rewrite("downloads", "library", with: LegacySettingsRecords.library, in: connection)
             }
         ),
+        Migration(
+            summary: "which directory the last search asked (its numbers are that directory's)",
+            sql: """
+                -- Searches stored before there was a choice were iTunes searches.
+                ALTER TABLE last_search ADD COLUMN directory TEXT NOT NULL DEFAULT 'itunes';
+                """
+        ),
     ]
 
     /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.
