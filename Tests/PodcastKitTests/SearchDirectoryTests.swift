@@ -151,4 +151,19 @@ import Testing
         try store.lastSearch.replace(with: SearchOutcome(query: SearchQuery(term: "apple"), results: []))
         #expect(try store.lastSearch.load()?.directory == "itunes")
     }
+
+    @Test func aSearchStoredBeforeThereWasAChoiceWasAnITunesSearch() throws {
+        let directory = try TemporaryDirectory(prefix: "search-directory")
+        let path = directory.path("state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            try store.lastSearch.replace(with: SearchOutcome(query: SearchQuery(term: "old"), results: [], directory: "fyyd"))
+            // The file as the version before the column wrote it.
+            try store.connection.execute(
+                "ALTER TABLE last_search DROP COLUMN directory; PRAGMA user_version = \(StateStore.currentSchemaVersion - 1)")
+        }
+        let upgraded = try StateStore(path: path)
+        #expect(try upgraded.lastSearch.load()?.query.term == "old")
+        #expect(try upgraded.lastSearch.load()?.directory == "itunes")
+    }
 }

@@ -625,10 +625,15 @@ extension StateStore {
         ),
         Migration(
             summary: "which directory the last search asked (its numbers are that directory's)",
-            sql: """
-                -- Searches stored before there was a choice were iTunes searches.
-                ALTER TABLE last_search ADD COLUMN directory TEXT NOT NULL DEFAULT 'itunes';
-                """
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // A file brought back to an earlier version (as the upgrade tests do) may have the
+                // column already; ADD COLUMN cannot say "if missing".
+                let columns = try connection.prepare("SELECT name FROM pragma_table_info('last_search')")
+                guard try !columns.rows({ row throws(SQLiteError) in try row.string(at: 0) }).contains("directory") else { return }
+                // Searches stored before there was a choice were iTunes searches.
+                try connection.execute("ALTER TABLE last_search ADD COLUMN directory TEXT NOT NULL DEFAULT 'itunes'")
+            }
         ),
     ]
 
