@@ -138,6 +138,15 @@ import Testing
         #expect(SearchDirectories.named("FYYD")?.info == FyydDirectory.info)
     }
 
+    @Test func aCredentialWithASpaceIsRefusedWithoutBeingRepeated() throws {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse("[search]\npodcastindex-secret = \"two words\"\n", path: "c.toml")
+        }
+        let message = try #require(error).description
+        #expect(message.contains("podcastindex-secret"))
+        #expect(!message.contains("two words"), "\(message)")
+    }
+
     // MARK: The last search
 
     @Test func theLastSearchKeepsItsDirectory() throws {
