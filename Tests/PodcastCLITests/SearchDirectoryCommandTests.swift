@@ -205,6 +205,12 @@ import Testing
         let music = try await podcast.run(["search", "--directory", "fyyd", "--media", "music", "x"])
         #expect(music.status == 64)
         #expect(music.stderr.hasPrefix("error: --media music searches iTunes only"))
+        let country = try await podcast.run(["search", "--directory", "podcastindex", "--country", "GB", "x"])
+        #expect(country.status == 64)
+        #expect(country.stderrLines == [
+            "error: --country chooses an iTunes store and Podcast Index has none; leave out --country or --directory podcastindex; "
+                + "see 'podcast search --help'",
+        ])
         let badBase = try await podcast.run(["search", "--directory", "fyyd", "x"], environment: ["PODCAST_FYYD_URL": "ftp://mirror.example"])
         #expect(badBase.status == 64)
         #expect(badBase.stderr.hasPrefix(#"error: PODCAST_FYYD_URL is not an http(s) URL: "ftp://mirror.example""#))

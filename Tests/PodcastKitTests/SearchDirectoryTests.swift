@@ -101,6 +101,16 @@ import Testing
         #expect(!error.description.contains("wrong"))
     }
 
+    @Test func aPodcastIndexAnswerWithoutFeedsSaysWhatItSaid() throws {
+        let server = try LoopbackServer(routes: [
+            "/api/1.0/search/byterm": .fixed(body: Data(#"{"status":"false","description":"Invalid parameters"}"#.utf8)),
+        ])
+        let directory = PodcastIndexDirectory(baseURL: server.baseURL, key: "ABC", secret: "xyz")
+        let error = try #require(throws: SearchError.self) { try directory.search(SearchQuery(term: "x")) }
+        #expect(error.description.hasPrefix(#"search "x": JSON without a "feeds" list ("Invalid parameters") from "#))
+        #expect(error.description.contains("PODCAST_PODCASTINDEX_URL may point at the wrong server"))
+    }
+
     @Test func fyydIsAskedForTheTermAndAnHTMLPageIsSaidToBeOne() throws {
         let server = try LoopbackServer(routes: [
             "/0.2/search/podcast": .fixed(body: try Fixtures.data("own/directories/fyyd_search.json")),

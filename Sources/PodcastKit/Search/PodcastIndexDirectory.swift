@@ -71,8 +71,10 @@ public struct PodcastIndexDirectory: PodcastDirectory {
             })
         let answer = try request.decode(PodcastIndexAnswer.self, from: response, shape: "JSON without a \"feeds\" list")
         guard let feeds = answer.feeds else {
+            // An answer of `{"status": "false", "description": …}` says why it has no feeds.
+            let why = answer.description.map { " (\"\($0.singleLine())\")" } ?? ""
             throw SearchError(
-                kind: .invalidResponse(url: response.effectiveURL, reason: "JSON without a \"feeds\" list"),
+                kind: .invalidResponse(url: response.effectiveURL, reason: "JSON without a \"feeds\" list" + why),
                 term: query.term, directory: Self.info)
         }
         let results = feeds.prefix(query.limit).enumerated().map { index, feed in feed.result(number: index + 1) }

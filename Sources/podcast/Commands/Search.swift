@@ -62,6 +62,10 @@ struct Search: ParsableCommand, OutputConfigured {
         guard media == .podcast || chosen.info == ITunesCatalog.info else {
             throw ValidationError("--media music searches iTunes only; leave out --directory \(chosen.info.name), or search for podcasts")
         }
+        // The file's country is every iTunes search's default, but a flag asks for this search.
+        guard country == nil || chosen.info == ITunesCatalog.info else {
+            throw ValidationError("--country chooses an iTunes store and \(chosen.info.title) has none; leave out --country or --directory \(chosen.info.name)")
+        }
     }
 
     /// `--country`, when given.
