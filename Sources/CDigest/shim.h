@@ -49,4 +49,11 @@ static inline void podcast_sha2_final(podcast_sha2_context *context, int bits, u
     }
 }
 
+/// Writes the SHA-1 digest (20 bytes) of `count` bytes at `bytes` to `digest`. SHA-1 is broken
+/// for collisions and used for nothing podcast checks; only the Podcast Index API's request
+/// signature asks for it.
+static inline void podcast_sha1(const void *bytes, size_t count, uint8_t *digest) {
+    SHA1((const unsigned char *)bytes, count, digest);
+}
+
 #endif

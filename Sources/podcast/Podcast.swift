@@ -14,7 +14,8 @@ struct Podcast: ParsableCommand {
         discussion: """
             State lives in $PODCAST_HOME (default: $XDG_DATA_HOME/podcast or ~/.local/share/podcast); \
             episodes go to $PODCAST_HOME/Episodes unless PODCAST_EPISODES_DIR says otherwise. \
-            PODCAST_ITUNES_URL points searches at another iTunes-compatible server.
+            PODCAST_ITUNES_URL points searches at another iTunes-compatible server; PODCAST_PODCASTINDEX_URL \
+            and PODCAST_FYYD_URL do the same for search --directory podcastindex and fyyd.
 
             Exit codes: 0 success, 1 an operation failed, 64 bad usage, 130 interrupted.
             """,

@@ -16,7 +16,7 @@ import Testing
 
     @Test func everySettingHasOneKeyOneFlagAndASection() {
         let keys = SettingsSchema.all.map(\.key)
-        #expect(keys.count == 25)
+        #expect(keys.count == 27)
         #expect(Set(keys).count == keys.count)
         let flags = SettingsSchema.all.compactMap(\.flag)
         #expect(Set(flags).count == flags.count)
@@ -30,6 +30,8 @@ import Testing
         changed.retry.firstWait = .milliseconds(500)
         changed.library.companions = [.image, .info]
         changed.http.proxy = "http://127.0.0.1:3128"
+        changed.podcastIndexKey = "KEY"
+        changed.podcastIndexSecret = "SECRET$^"
         for settings in [Settings(), changed] {
             for setting in SettingsSchema.all {
                 var read = Settings()

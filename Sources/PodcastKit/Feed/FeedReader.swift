@@ -45,7 +45,8 @@ public struct FeedReader {
             throw UsageError("the last search was for music; its numbers are previews for podcast download, not feeds")
         }
         guard let feed = result.feedURL else {
-            throw UsageError("result \(number) (\(result.name)) has no public feed (an Apple-only show); pick another")
+            let why = search.directory == ITunesCatalog.info.name ? "no public feed (an Apple-only show)" : "no feed in \(search.directory)"
+            throw UsageError("result \(number) (\(result.name)) has \(why); pick another")
         }
         return feed
     }

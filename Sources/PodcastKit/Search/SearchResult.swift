@@ -2,7 +2,8 @@
 public struct SearchResult: Sendable, Equatable {
     /// The number shown to the user, from 1; `podcast episodes N` refers to it.
     public var number: Int
-    /// The iTunes collection id (podcasts) or track id (songs).
+    /// The directory's id: the iTunes collection id (podcasts) or track id (songs), the Podcast
+    /// Index feed id, the fyyd podcast id.
     public var id: Int
     /// The podcast's or song's name.
     public var name: String
@@ -14,13 +15,13 @@ public struct SearchResult: Sendable, Equatable {
     public var previewURL: String?
     /// The primary genre.
     public var genre: String?
-    /// The number of episodes iTunes counts for a podcast.
+    /// The number of episodes the directory counts for a podcast.
     public var episodeCount: Int?
-    /// The largest artwork iTunes offers.
+    /// The largest artwork the directory offers.
     public var artworkURL: String?
-    /// The item's page in the Apple store.
+    /// The item's page in the directory (the Apple store, podcastindex.org, fyyd.de).
     public var storeURL: String?
-    /// The latest release as iTunes gives it (ISO 8601).
+    /// The latest release (ISO 8601, or as the directory gives it).
     public var releaseDate: String?
 
     /// Creates a result; every field but the identity and names is optional.
@@ -48,14 +49,18 @@ public struct SearchResult: Sendable, Equatable {
 public struct SearchOutcome: Sendable, Equatable {
     /// The query as sent.
     public var query: SearchQuery
-    /// The results, numbered from 1 in the order iTunes ranked them.
+    /// The `--directory` name of the directory that answered (`itunes`, `podcastindex`, `fyyd`):
+    /// what the numbers refer to.
+    public var directory: String
+    /// The results, numbered from 1 in the order the directory ranked them.
     public var results: [SearchResult]
-    /// How many items iTunes returned that were not of the kind asked for (dropped, but counted).
+    /// How many items the directory returned that were not of the kind asked for (dropped, but counted).
     public var skippedOtherKinds: Int
 
     /// Creates an outcome.
-    public init(query: SearchQuery, results: [SearchResult], skippedOtherKinds: Int = 0) {
+    public init(query: SearchQuery, results: [SearchResult], skippedOtherKinds: Int = 0, directory: String = ITunesCatalog.info.name) {
         self.query = query
+        self.directory = directory
         self.results = results
         self.skippedOtherKinds = skippedOtherKinds
     }

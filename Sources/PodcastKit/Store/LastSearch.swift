@@ -12,8 +12,8 @@ public struct LastSearch {
             try store.connection.execute("DELETE FROM last_search")
 
             let search = try store.connection.prepare("""
-                INSERT INTO last_search (id, term, media, country, result_limit, searched_at, skipped_other_kinds)
-                VALUES (1, :term, :media, :country, :limit, :searched_at, :skipped)
+                INSERT INTO last_search (id, term, media, country, result_limit, searched_at, skipped_other_kinds, directory)
+                VALUES (1, :term, :media, :country, :limit, :searched_at, :skipped, :directory)
                 """)
             try search.bind(outcome.query.term, named: ":term")
             try search.bind(outcome.query.media.rawValue, named: ":media")
@@ -21,6 +21,7 @@ public struct LastSearch {
             try search.bind(outcome.query.limit, named: ":limit")
             try search.bind(Date().timeIntervalSince1970, named: ":searched_at")
             try search.bind(outcome.skippedOtherKinds, named: ":skipped")
+            try search.bind(outcome.directory, named: ":directory")
             try search.run()
 
             let insert = try store.connection.prepare("""
@@ -54,7 +55,7 @@ public struct LastSearch {
     public func load() throws(StoreError) -> SearchOutcome? {
         try store.read { () throws(SQLiteError) -> SearchOutcome? in
             let search = try store.connection.prepare("""
-                SELECT term, media, country, result_limit, skipped_other_kinds FROM last_search
+                SELECT term, media, country, result_limit, skipped_other_kinds, directory FROM last_search
                 """)
             let stored = try search.firstRow { row throws(SQLiteError) -> SearchOutcome in
                 let media = try row.string(at: 1)
@@ -65,7 +66,7 @@ public struct LastSearch {
                     term: try row.string(at: 0), media: kind,
                     country: try row.string(at: 2), limit: try row.int(at: 3)
                 )
-                return SearchOutcome(query: query, results: [], skippedOtherKinds: try row.int(at: 4))
+                return SearchOutcome(query: query, results: [], skippedOtherKinds: try row.int(at: 4), directory: try row.string(at: 5))
             }
             guard var outcome = stored else { return nil }
 

@@ -623,6 +623,18 @@ extension StateStore {
                 try LegacySettingsRecords.rewrite("downloads", "library", with: LegacySettingsRecords.library, in: connection)
             }
         ),
+        Migration(
+            summary: "which directory the last search asked (its numbers are that directory's)",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // A file brought back to an earlier version (as the upgrade tests do) may have the
+                // column already; ADD COLUMN cannot say "if missing".
+                let columns = try connection.prepare("SELECT name FROM pragma_table_info('last_search')")
+                guard try !columns.rows({ row throws(SQLiteError) in try row.string(at: 0) }).contains("directory") else { return }
+                // Searches stored before there was a choice were iTunes searches.
+                try connection.execute("ALTER TABLE last_search ADD COLUMN directory TEXT NOT NULL DEFAULT 'itunes'")
+            }
+        ),
     ]
 
     /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.

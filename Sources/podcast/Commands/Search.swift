@@ -4,20 +4,27 @@ import PodcastText
 
 extension SearchMedia: ExpressibleByArgument {}
 
-/// `podcast search <term>...`: find podcasts (or songs) in the iTunes catalogue.
+/// `podcast search <term>...`: find podcasts in a directory (iTunes, the Podcast Index, fyyd), or
+/// songs in the iTunes catalogue.
 struct Search: ParsableCommand, OutputConfigured {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Search the iTunes catalogue for podcasts, or for songs with previews.",
+        abstract: "Search a directory (iTunes, Podcast Index, fyyd) for podcasts, or iTunes for songs with previews.",
         discussion: """
             The results are numbered; `podcast episodes N` lists the episodes of result N until the \
-            next search. With --media music, `podcast download N` downloads song N's preview.
+            next search, whichever directory it asked. With --media music, `podcast download N` \
+            downloads song N's preview.
+
+            --directory podcastindex asks the Podcast Index, with podcastindex-key and \
+            podcastindex-secret from [search] of the configuration file (free at \
+            https://api.podcastindex.org); --directory fyyd asks fyyd.de, which needs no key.
 
             Examples:
               podcast search swift programming
               podcast search --limit 5 --country GB history
               podcast search --media music --limit 3 miles davis
               podcast search --json hardcore history
+              podcast search --directory fyyd chaosradio
             """
     )
 
@@ -33,6 +40,10 @@ struct Search: ParsableCommand, OutputConfigured {
     @Option(help: "What to look for: podcast or music.")
     var media = SearchMedia.podcast
 
+    @Option(help: ArgumentHelp(
+        "Which directory to ask: \(SearchDirectories.names.joined(separator: ", ")).", valueName: "name"))
+    var directory = ITunesCatalog.info.name
+
     @OptionGroup
     var output: OutputOptions
 
@@ -45,6 +56,16 @@ struct Search: ParsableCommand, OutputConfigured {
             throw ValidationError("--limit must be between \(range.lowerBound) and \(range.upperBound), not \(limit)")
         }
         try GivenSetting.validate(givenCountry)
+        guard let chosen = SearchDirectories.named(directory) else {
+            throw ValidationError("--directory must be one of \(SearchDirectories.names.joined(separator: ", ")), not \"\(directory)\"")
+        }
+        guard media == .podcast || chosen.info == ITunesCatalog.info else {
+            throw ValidationError("--media music searches iTunes only; leave out --directory \(chosen.info.name), or search for podcasts")
+        }
+        // The file's country is every iTunes search's default, but a flag asks for this search.
+        guard country == nil || chosen.info == ITunesCatalog.info else {
+            throw ValidationError("--country chooses an iTunes store and \(chosen.info.title) has none; leave out --country or --directory \(chosen.info.name)")
+        }
     }
 
     /// `--country`, when given.
@@ -61,7 +82,9 @@ struct Search: ParsableCommand, OutputConfigured {
         let query = SearchQuery(
             term: joinedTerm, media: media,
             country: try context.settings(givenCountry).settings.country, limit: limit)
-        let outcome = try context.itunesCatalog().search(query)
+        // `validate` has checked the name.
+        let chosen = SearchDirectories.named(directory) ?? ITunesCatalog.self
+        let outcome = try context.directory(chosen).search(query)
 
         // Remember the numbers before showing them, so every number on screen already works.
         let store = try context.openStore()

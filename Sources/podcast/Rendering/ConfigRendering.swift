@@ -5,7 +5,7 @@ import PodcastText
 /// section, each line commented with where its value came from (a setting without a value as a
 /// comment: `# proxy: none`); or `{"file", "settings": [{"key", "section", "value", "origin",
 /// "flag", "environment"}]}` with each value typed (null when not set). Secrets (header values)
-/// are never shown: `"X-Api-Key: ***"`.
+/// are never shown: `"X-Api-Key: ***"`, `podcastindex-secret = "***"`.
 struct ConfigRendering {
     let resolved: ResolvedSettings
     /// The configuration file's path (which may not exist).
@@ -17,8 +17,15 @@ struct ConfigRendering {
             return (.text(value), SettingValue.text(value).toml)
         }
         let value = setting.value(in: resolved.settings)
-        guard setting.isSecret, case .list(let fields) = value else { return (value, setting.written(in: resolved.settings)) }
-        let hidden = SettingValue.list(fields.map { String($0.prefix { $0 != ":" }) + ": ***" })
+        guard setting.isSecret else { return (value, setting.written(in: resolved.settings)) }
+        let hidden: SettingValue
+        switch value {
+        // A header's name says what it is for; only its value is the secret.
+        case .list(let fields): hidden = .list(fields.map { String($0.prefix { $0 != ":" }) + ": ***" })
+        // A secret that is set shows as set, and nothing of it.
+        case .text: hidden = .text("***")
+        default: return (value, setting.written(in: resolved.settings))
+        }
         return (hidden, hidden.toml)
     }
 

@@ -6,6 +6,8 @@ struct SearchRendering {
     let outcome: SearchOutcome
 
     private var isMusic: Bool { outcome.query.media == .music }
+    private var isITunes: Bool { outcome.directory == ITunesCatalog.info.name }
+    private var directoryTitle: String { SearchDirectories.named(outcome.directory)?.info.title ?? outcome.directory }
 
     /// The numbered table: podcasts with their feeds, or songs with their previews. Names give
     /// way first; a URL is never cut (a cut URL is useless) but left out when there is no room.
@@ -30,15 +32,16 @@ struct SearchRendering {
             isMusic
                 ? [String(result.number), result.name, result.artist, result.genre ?? "", result.previewURL ?? "(no preview)"]
                 : [String(result.number), result.name, result.artist, result.episodeCount.map(String.init) ?? "",
-                   result.genre ?? "", result.feedURL ?? "(no public feed)"]
+                   result.genre ?? "", result.feedURL ?? (isITunes ? "(no public feed)" : "(no feed)")]
         }
         return TextTable(columns: columns, rows: rows)
     }
 
-    /// The contract's `{"query", "results"}` document.
+    /// The contract's `{"query", "directory", "results"}` document, the same for every directory.
     var json: JSONValue {
         .object([
             ("query", .string(outcome.query.term)),
+            ("directory", .string(outcome.directory)),
             ("results", .array(outcome.results.map { result in
                 .object([
                     ("number", .int(result.number)),
@@ -61,8 +64,9 @@ struct SearchRendering {
         var notes: [String] = []
         let kind = isMusic ? "songs" : "podcasts"
         if outcome.results.isEmpty {
-            notes.append("no \(kind) found for \"\(outcome.query.term)\" in the \(outcome.query.country) store; "
-                + "try other words or another --country")
+            notes.append(isITunes
+                ? "no \(kind) found for \"\(outcome.query.term)\" in the \(outcome.query.country) store; try other words or another --country"
+                : "no \(kind) found for \"\(outcome.query.term)\" in \(directoryTitle); try other words or another --directory")
         }
         if outcome.skippedOtherKinds > 0 {
             notes.append("\(outcome.skippedOtherKinds) result\(outcome.skippedOtherKinds == 1 ? " was" : "s were") "
@@ -73,7 +77,9 @@ struct SearchRendering {
             let numbers = unusable.map { String($0.number) }.joined(separator: ", ")
             notes.append(isMusic
                 ? "no preview for \(numbers): nothing to download"
-                : "no public feed for \(numbers) (Apple-only shows): their episodes cannot be listed")
+                : isITunes
+                ? "no public feed for \(numbers) (Apple-only shows): their episodes cannot be listed"
+                : "no feed for \(numbers) in \(directoryTitle): their episodes cannot be listed")
         }
         return notes
     }

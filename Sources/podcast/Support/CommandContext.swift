@@ -64,16 +64,28 @@ struct CommandContext {
 
     /// The iTunes Search API base: `PODCAST_ITUNES_URL`, else Apple's.
     func itunesCatalog() throws -> ITunesCatalog {
-        let http = HTTPClient(settings: httpSettings)
-        guard let base = environment["PODCAST_ITUNES_URL"], !base.isEmpty else {
-            return ITunesCatalog(http: http)
+        ITunesCatalog(baseURL: try directoryBase(ITunesCatalog.info), http: HTTPClient(settings: httpSettings))
+    }
+
+    /// The directory `type` at its base (its environment variable's, else the real service's),
+    /// with the settings it needs; a missing one is a usage error naming it and this file.
+    func directory(_ type: any PodcastDirectory.Type) throws -> any PodcastDirectory {
+        do {
+            return try type.init(baseURL: try directoryBase(type.info), http: HTTPClient(settings: httpSettings), settings: base.settings)
+        } catch let error as DirectorySetupError {
+            throw UsageError(error.description(configFile: paths.configFile))
         }
+    }
+
+    /// `info.baseURLVariable`'s URL when it is set, else the directory's real base.
+    private func directoryBase(_ info: SearchDirectoryInfo) throws -> String {
+        guard let base = environment[info.baseURLVariable], !base.isEmpty else { return info.defaultBaseURL }
         guard HTTPClient.isHTTP(base) else {
             throw UsageError(
-                "PODCAST_ITUNES_URL is not an http(s) URL: \"\(base)\"; set it to a server such as "
-                    + "http://127.0.0.1:8080, or unset it to use \(ITunesCatalog.defaultBaseURL)")
+                "\(info.baseURLVariable) is not an http(s) URL: \"\(base)\"; set it to a server such as "
+                    + "http://127.0.0.1:8080, or unset it to use \(info.defaultBaseURL)")
         }
-        return ITunesCatalog(baseURL: base, http: http)
+        return base
     }
 
     /// What reads the feed a user names (a URL, a file, a search number, `itunes:<id>`), with

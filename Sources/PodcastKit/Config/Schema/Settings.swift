@@ -6,6 +6,10 @@ import PodcastHTTP
 public struct Settings: Sendable, Equatable {
     /// The iTunes store country searches use.
     public var country = "US"
+    /// The Podcast Index API key (`search --directory podcastindex`); nil: none set.
+    public var podcastIndexKey: String?
+    /// The Podcast Index API secret, which signs each request; never shown, never stored.
+    public var podcastIndexSecret: String?
     /// Where finished episodes go; nil: the home's Episodes directory.
     public var episodesDirectory: String?
     /// Concurrency, speed and size caps, and how requests are made.

@@ -15,6 +15,13 @@ public enum SettingsSchema {
             },
             flag: "--country", "The iTunes store country searches use."),
         SettingDefinition(
+            "podcastindex-key", .search, \.podcastIndexKey, .optionalText("the API key podcastindex.org gives", Self.credential),
+            defaultText: "none", "Your Podcast Index API key, for search --directory podcastindex (free at https://api.podcastindex.org)."),
+        SettingDefinition(
+            "podcastindex-secret", .search, \.podcastIndexSecret, .optionalText("the API secret podcastindex.org gives", Self.credential),
+            secret: true, defaultText: "none",
+            "The secret that goes with podcastindex-key: it signs each request and is never sent, shown or stored."),
+        SettingDefinition(
             "concurrency", .download, \.engine.concurrency, .whole(1...16), flag: "--concurrency", records: .batch,
             "Episodes downloaded at once."),
         SettingDefinition(
@@ -111,6 +118,14 @@ public enum SettingsSchema {
             "feed-timeout", .update, \.feedTimeout, .seconds(1...86_400, example: "120 or 30"), flag: "--feed-timeout", records: .batch,
             "The most one feed may take in an update, in seconds (a silent host is given up on sooner)."),
     ]
+
+    /// An API key or secret: one line of visible ASCII, since it goes into a header (the key) or
+    /// a signature (the secret), where a space or a line break would be a different credential.
+    private static func credential(_ text: String) throws(SettingProblem) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw SettingProblem(detail: "must be the credential as podcastindex.org gives it: letters, digits and symbols, no spaces")
+        }
+    }
 
     /// The setting with `key` (dashes; underscores read as dashes), if any.
     public static func setting(_ key: String) -> SettingDefinition? {
