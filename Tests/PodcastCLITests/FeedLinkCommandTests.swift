@@ -155,4 +155,33 @@ import Testing
         #expect(downloaded.stderr.contains("→ \(server.url("/feed.xml"))"))
         #expect(server.requestCount(path: "/audio/2.mp3") >= 1)
     }
+
+    @Test func importLooksUpAppleAndOvercastEntriesAndSubscribesToTheirFeeds() async throws {
+        let server = try Self.itunes()
+        let answer = #"{"resultCount":1,"results":[{"kind":"podcast","collectionId":42,"collectionName":"Loopback Show","feedUrl":"\#(server.url("/feed.xml"))"}]}"#
+        server.setRoute("/lookup", .handler { request in
+            .fixed(body: Data((request.target.contains("id=42") ? answer : #"{"resultCount":0,"results":[]}"#).utf8))
+        })
+        let podcast = try PodcastBinary(itunes: server)
+        let list = podcast.home.path("apps.opml")
+        try """
+            <?xml version="1.0"?><opml version="2.0"><body>
+              <outline text="From Apple" type="rss" xmlUrl="https://podcasts.apple.com/us/podcast/loopback/id42"/>
+              <outline text="From Overcast" type="rss" xmlUrl="https://overcast.fm/itunes42/loopback"/>
+              <outline text="Gone from Apple" type="rss" xmlUrl="https://podcasts.apple.com/us/podcast/gone/id7"/>
+              <outline text="Plain" type="rss" xmlUrl="https://feeds.example.com/plain.xml"/>
+            </body></opml>
+            """.write(toFile: list, atomically: true, encoding: .utf8)
+        let imported = try await podcast.run(["import", list])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderrLines.contains(
+            "note: \(list): https://podcasts.apple.com/us/podcast/loopback/id42 → \(server.url("/feed.xml")) (from the iTunes lookup of id 42)"))
+        #expect(imported.stderrLines.contains(
+            "note: \(list): https://overcast.fm/itunes42/loopback → \(server.url("/feed.xml")) (from the iTunes lookup of id 42)"))
+        #expect(imported.stderrLines.contains { $0.hasPrefix("warning: \(list): https://podcasts.apple.com/us/podcast/gone/id7: no podcast with iTunes id 7") && $0.hasSuffix("; skipped") },
+                "\(imported.stderr)")
+        let store = try StateStore(path: podcast.stateDirectory + "/state.sqlite")
+        #expect(Set(try store.subscriptions.all().map(\.url)) == [server.url("/feed.xml"), "https://feeds.example.com/plain.xml"])
+        #expect(server.requestCount(path: "/feed.xml") == 0, "import fetches no feed")
+    }
 }

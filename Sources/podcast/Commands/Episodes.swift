@@ -19,7 +19,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
               podcast episodes 1
               podcast episodes https://example.com/feed.xml --limit 10
               podcast episodes itunes:1440215666
-              podcast episodes https://podcasts.apple.com/us/podcast/the-show/id1440215666
+              podcast episodes https://overcast.fm/itunes1440215666
               podcast episodes ./saved-feed.xml --json
             """
     )

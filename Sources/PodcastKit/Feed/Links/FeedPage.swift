@@ -23,6 +23,14 @@ public struct FeedResolution: Sendable, Equatable {
     /// How it was found.
     public var way: Way
 
+    /// `link` resolved to `chosen`, one of `feeds`, found `way`.
+    public init(link: String, feeds: [String], chosen: String, way: Way) {
+        self.link = link
+        self.feeds = feeds
+        self.chosen = chosen
+        self.way = way
+    }
+
     /// One line for stderr: `https://example.com/show → https://example.com/feed.xml (from the
     /// page's alternate link)`, naming the others when the page names several.
     public var note: String {
