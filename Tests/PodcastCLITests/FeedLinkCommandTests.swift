@@ -55,6 +55,16 @@ import Testing
                 + "it also names \(server.url("/feed/")), \(server.url("/comments/feed/"))",
         ])
         #expect(server.requestCount(path: "/feed/") == 0, "only the chosen feed is fetched")
+
+        let json = try await PodcastBinary().run(["episodes", "--json", server.url("/")])
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let feed = try #require(document["feed"] as? [String: Any])
+        #expect(feed["url"] as? String == server.url("/podcast.xml"))
+        let resolved = try #require(feed["resolved_from"] as? [String: Any])
+        #expect(resolved["link"] as? String == server.url("/"))
+        #expect(resolved["via"] as? String == "alternate-link")
+        #expect(resolved["feeds"] as? [String] == [server.url("/feed/"), server.url("/comments/feed/"), server.url("/podcast.xml")])
     }
 
     @Test func aPageWithoutAlternatesFallsBackToAFeedAnchor() async throws {

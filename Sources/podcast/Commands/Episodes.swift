@@ -73,7 +73,7 @@ struct Episodes: ParsableCommand, OutputConfigured {
             context.console.warning(warning)
         }
         let count = min(limit ?? parsed.episodes.count, parsed.episodes.count)
-        let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records)
+        let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records, resolution: fetched.resolution)
         show(rendering, console: context.console)
         // Stored straight from the feed: its items (2 MB for 10,000 episodes) are never all made.
         try store.currentListing.replace(feed: parsed, url: url, limit: limit)
