@@ -3,7 +3,7 @@ import Testing
 
 /// What feed a link names, decided without a server: Apple and Overcast links by the id they
 /// carry, other pages by the links libxml2's HTML parser reads from them.
-@Suite(.timeLimit(.minutes(1))) struct FeedLinkTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedLinkTests {
     @Test(arguments: [
         ("https://podcasts.apple.com/us/podcast/the-daily/id1200361736", 1200361736),
         ("https://podcasts.apple.com/us/podcast/the-daily/id1200361736?i=1000680000000", 1200361736),
