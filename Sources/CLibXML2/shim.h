@@ -13,6 +13,8 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
 
 // xmlFree is a C global function pointer, which Swift 6 rejects as shared mutable state.
 static inline void podcast_xml_free(void *pointer) {

@@ -183,7 +183,7 @@ import Testing
 
     @Test(arguments: [
         (ServerRoute.status(404), "server answered 404 Not Found"),
-        (.fixed(body: Data("<html><body>Welcome</body></html>".utf8)), "this is an HTML page, not a feed"),
+        (.fixed(body: Data("<html><body>Welcome</body></html>".utf8)), "this is an HTML page that names no feed"),
         (.fixed(body: Data("{\"items\": []}".utf8)), "this is JSON, not an RSS or Atom feed"),
         (.fixed(body: Data()), "the server sent an empty document"),
         (.fixed(body: Data("<rss><channel><title>x</title><item><title>a</chanel>".utf8)), "broken XML at line 1:"),

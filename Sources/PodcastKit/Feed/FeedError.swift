@@ -9,6 +9,9 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         /// An HTML page (a web page, a login or error page) instead of a feed.
         case html
+        /// An HTML page read for the feeds it names (`FeedPage`), naming none; `readLimit` is
+        /// how much of it was read when it was longer.
+        case noFeedOnPage(readLimit: Int?)
         /// JSON instead of a feed.
         case json
         /// Binary data instead of a feed.
@@ -63,7 +66,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .noAnswer, .overTime: return "timed out"
         case .hostSkipped: return "host down"
-        case .html: return "HTML page"
+        case .html, .noFeedOnPage: return "HTML page"
         case .movedOntoAnother: return "moved onto another subscription"
         case .empty, .json, .binary, .notXML, .notAFeed, .malformed, .tooLarge: return "not a feed"
         case .unreadable, .cache: return "local error"
@@ -97,6 +100,11 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             return "feed \(source): the file is empty; check the path, or save the feed again"
         case .empty: return "feed \(source): the server sent an empty document; try again later, or \(check)"
         case .html: return "feed \(source): this is an HTML page, not a feed; \(check)"
+        case .noFeedOnPage(let limit):
+            let part = limit.map { " in its first \($0 / 1024 / 1024) MiB" } ?? ""
+            return "feed \(source): this is an HTML page that names no feed (no <link rel=\"alternate\"> of type "
+                + "application/rss+xml or application/atom+xml, no <a href> ending in rss, xml or feed\(part)); "
+                + "find the podcast's RSS feed and give its address"
         case .json: return "feed \(source): this is JSON, not an RSS or Atom feed; \(check)"
         case .binary: return "feed \(source): this is binary data, not a feed; \(check)"
         case .notXML: return "feed \(source): this is not XML; \(check)"

@@ -23,6 +23,12 @@ public struct FeedFetcher {
         /// The first page's validators, when it was fetched whole or answered 304 (for the
         /// conditional GET of a subscription's first update).
         public var validators: FeedCacheEntry?
+        /// How the feed was found, when what was named is a link to a page, not the feed.
+        public var resolution: FeedResolution?
+
+        /// What to tell the user of how the feed was reached, one line each: how a link was
+        /// resolved, then how the feed moved.
+        public var notes: [String] { (resolution.map { [$0.note] } ?? []) + moves }
     }
 
     /// The settings of feed requests; their headers go only where `header-hosts` says

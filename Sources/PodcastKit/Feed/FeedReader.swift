@@ -1,11 +1,14 @@
+import PodcastHTTP
+
 /// Turns what the user named (`podcast episodes <feed>`) into a feed: a URL, a file, a number
-/// from the last search, or an iTunes id.
+/// from the last search, an iTunes id, an Apple Podcasts or Overcast link (looked up by its id),
+/// or a web page naming its feed (`FeedPage`).
 ///
 /// Blocks the calling thread; not Sendable through its store.
 public struct FeedReader {
     /// Looks up `itunes:<id>`.
     public var catalog: ITunesCatalog
-    /// Fetches URLs.
+    /// Fetches URLs (and, with its settings, pages naming feeds).
     public var fetcher: FeedFetcher
     /// Holds the last search.
     public var store: StateStore
@@ -23,7 +26,16 @@ public struct FeedReader {
     public func read(_ source: FeedSource, refresh: Bool) throws -> FeedFetcher.Fetched {
         switch source {
         case .url(let url):
-            return try fetcher.fetch(url, refresh: refresh)
+            do {
+                return try fetcher.fetch(url, refresh: refresh)
+            } catch where error.kind == .html {
+                // Known only once its first bytes arrive, and then no longer fetched: the page
+                // is asked for again, this time to be read.
+                return try read(FeedPage.feeds(at: url, http: HTTPClient(settings: fetcher.settings)), refresh: refresh)
+            }
+        case .appleLink(let link, let id):
+            let feed = try catalog.feedURL(ofPodcast: id, link: link)
+            return try read(FeedResolution(link: link, feeds: [feed], chosen: feed, way: .appleLookup(id: id)), refresh: refresh)
         case .file(let path):
             let result = try FeedFile.read(file: path)
             return FeedFetcher.Fetched(result: result, url: result.feed.url, moves: [], notModified: false, pages: 1)
@@ -32,6 +44,19 @@ public struct FeedReader {
         case .searchResult(let number):
             return try fetcher.fetch(try feedURL(ofResult: number), refresh: refresh)
         }
+    }
+
+    /// The feed `resolution` chose, with how it was found; a failure names the link it came from.
+    private func read(_ resolution: FeedResolution, refresh: Bool) throws -> FeedFetcher.Fetched {
+        var fetched: FeedFetcher.Fetched
+        do {
+            fetched = try fetcher.fetch(resolution.chosen, refresh: refresh)
+        } catch var error {
+            error.source = "\(resolution.chosen) (found from \(resolution.link))"
+            throw error
+        }
+        fetched.resolution = resolution
+        return fetched
     }
 
     private func feedURL(ofResult number: Int) throws -> String {

@@ -12,15 +12,22 @@ public enum FeedSource: Sendable, Equatable {
     case searchResult(Int)
     /// `itunes:<id>`, resolved through the lookup endpoint.
     case itunes(id: Int)
+    /// An Apple Podcasts or Overcast link (`FeedLink.appleID`), resolved through the lookup
+    /// endpoint by the id it carries, never fetched itself.
+    case appleLink(String, id: Int)
 
-    /// Reads the argument: an http(s) URL (normalised by `FeedAddress`), a `file://` URL, `itunes:<id>`, a number, else a file path.
+    /// Reads the argument: an Apple Podcasts or Overcast link, an http(s) URL (normalised by
+    /// `FeedAddress`; a web page's feeds are found when it is read, by `FeedReader`), a `file://`
+    /// URL, `itunes:<id>`, a number, else a file path.
     /// Throws for what can only be a mistake, saying what was meant: another scheme (`ftp://`),
     /// an `itunes:` id that is not a number, and an address pasted without its scheme
     /// (`example.com/feed.xml`, which names no file here).
     public init(argument: String) throws(UsageError) {
         let trimmed = argument.trimmingWhitespace()
         let lowered = trimmed.lowercased()
-        if HTTPClient.isHTTP(trimmed) {
+        if HTTPClient.isHTTP(trimmed), let id = FeedLink.appleID(in: trimmed) {
+            self = .appleLink(trimmed, id: id)
+        } else if HTTPClient.isHTTP(trimmed) {
             // One form per address, so listings, downloads and subscriptions are keyed alike.
             self = .url(FeedAddress.normalized(trimmed))
         } else if lowered.hasPrefix("file://") {

@@ -56,9 +56,10 @@ public struct ITunesCatalog: Sendable {
         return SearchOutcome(query: query, results: results, skippedOtherKinds: skipped)
     }
 
-    /// The feed URL of the podcast with iTunes id `id`, from the lookup endpoint.
-    public func feedURL(ofPodcast id: Int) throws(SearchError) -> String {
-        let term = "itunes:\(id)"
+    /// The feed URL of the podcast with iTunes id `id`, from the lookup endpoint; `link` is
+    /// what the user gave when it was a link carrying the id, for errors to name.
+    public func feedURL(ofPodcast id: Int, link: String? = nil) throws(SearchError) -> String {
+        let term = link ?? "itunes:\(id)"
         let url = baseURL + "/lookup?" + QueryString.encode([("id", String(id)), ("entity", "podcast")])
         let response: HTTPResponse
         do {

@@ -13,8 +13,8 @@ struct Download: ParsableCommand, OutputConfigured {
             <selection> is any mix of 3, 1-5, 6- (6 to the end), 2,4,9, all and new (listed, not \
             downloaded, queued, failed for good or deleted by podcast), over the numbers of the last `podcast episodes` \
             (or `podcast search --media music`). --since, --until, --match and --latest narrow it. \
-            When the first argument is a feed (an http(s) or file:// URL, a feed file, or \
-            itunes:<id>), it is listed first as podcast episodes would, and the selection (default: \
+            When the first argument is a feed (an http(s) or file:// URL, a feed file, \
+            itunes:<id>, or a show's page naming its feed), it is listed first as podcast episodes would, and the selection (default: \
             1, the newest; all when a filter is given) applies to it. Episodes already downloaded \
             are skipped; unfinished data never sits under a final name.
 
@@ -108,7 +108,7 @@ struct Download: ParsableCommand, OutputConfigured {
     private func list(_ feed: String, store: StateStore, context: CommandContext) throws -> Listing {
         let reader = try context.feedReader(store: store)
         let fetched = try reader.read(try FeedSource(argument: feed), refresh: false)
-        for move in fetched.moves { context.console.note(move) }
+        for move in fetched.notes { context.console.note(move) }
         for warning in fetched.result.warnings { context.console.warning(warning) }
         let listing = Listing(feed: fetched.result.feed, url: fetched.url)
         try store.currentListing.replace(with: listing)

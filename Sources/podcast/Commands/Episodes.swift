@@ -9,7 +9,9 @@ struct Episodes: ParsableCommand, OutputConfigured {
         commandName: "episodes",
         abstract: "List a podcast's episodes, newest first.",
         discussion: """
-            <feed> is an http(s) URL, a file, a number from the last search, or itunes:<id>. The \
+            <feed> is an http(s) URL, a file, a number from the last search, or itunes:<id>. A \
+            link to a show's page works too: an Apple Podcasts or Overcast link is looked up by its \
+            Apple id, and any other web page is read for the feed it names; a note says which. The \
             numbers shown stay valid for `podcast download N`, by episode identity, until the next \
             listing. Feeds are fetched with a conditional GET: an unchanged feed is not downloaded again.
 
@@ -17,11 +19,12 @@ struct Episodes: ParsableCommand, OutputConfigured {
               podcast episodes 1
               podcast episodes https://example.com/feed.xml --limit 10
               podcast episodes itunes:1440215666
+              podcast episodes https://overcast.fm/itunes1440215666
               podcast episodes ./saved-feed.xml --json
             """
     )
 
-    @Argument(help: "The feed: a URL, a file, a number from the last search, or itunes:<id>.")
+    @Argument(help: "The feed: a URL (of a feed or a show's page), a file, a number from the last search, or itunes:<id>.")
     var feed: String
 
     @Option(help: "Show only the newest N episodes.")
@@ -63,14 +66,14 @@ struct Episodes: ParsableCommand, OutputConfigured {
         // go is not podcast's (FileOwnership).
         let records = try store.downloads.records(feed: url)
 
-        for move in fetched.moves {
+        for move in fetched.notes {
             context.console.note(move)
         }
         for warning in fetched.result.warnings {
             context.console.warning(warning)
         }
         let count = min(limit ?? parsed.episodes.count, parsed.episodes.count)
-        let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records)
+        let rendering = EpisodesRendering(feed: parsed, url: url, count: count, records: records, resolution: fetched.resolution)
         show(rendering, console: context.console)
         // Stored straight from the feed: its items (2 MB for 10,000 episodes) are never all made.
         try store.currentListing.replace(feed: parsed, url: url, limit: limit)

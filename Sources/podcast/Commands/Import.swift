@@ -12,7 +12,8 @@ struct Import: ParsableCommand, OutputConfigured {
         abstract: "Subscribe to every feed of an OPML file (as podcast apps export them).",
         discussion: """
             Every outline with an xmlUrl is a feed, at any depth of the file (categories are \
-            flattened). Nothing is fetched now: the first podcast update sets each feed's baseline, \
+            flattened). Nothing is fetched now (but the iTunes lookup of an Apple Podcasts or \
+            Overcast link, which stands for its feed): the first podcast update sets each feed's baseline, \
             of which it downloads the newest --first (default 1). Feeds already subscribed are \
             counted, not added twice; the settings options apply to every feed of the file. A \
             feed address without its scheme (feeds.example.com/rss) is taken as https, with a note.
@@ -56,10 +57,25 @@ struct Import: ParsableCommand, OutputConfigured {
         let document = try OPMLReader.read(bytes, documentURL: URL(filePath: path).absoluteString, source: file)
         let store = try context.openStore()
         let change = try settings.change(environment: context.environment)
+        let lookup = document.outlines.contains { FeedLink.appleID(in: $0.feedURL) != nil } ? try context.itunesCatalog() : nil
         var rows: [SubscribeRendering.Row] = []
+        var resolved: [String] = []
+        var unresolved: [String] = []
         for outline in document.outlines {
+            var feedURL = outline.feedURL
+            // An Apple Podcasts or Overcast link names its feed only through the iTunes lookup
+            // (the one request import makes); any other address is subscribed as written.
+            if let lookup, let id = FeedLink.appleID(in: outline.feedURL) {
+                do {
+                    feedURL = try lookup.feedURL(ofPodcast: id, link: outline.feedURL)
+                    resolved.append(FeedResolution(link: outline.feedURL, feeds: [feedURL], chosen: feedURL, way: .appleLookup(id: id)).note)
+                } catch {
+                    unresolved.append("\(error)")
+                    continue
+                }
+            }
             let (subscription, status) = try store.subscriptions.subscribe(
-                url: FeedAddress.normalized(outline.feedURL), title: outline.title ?? outline.feedURL, htmlURL: outline.htmlURL, change: change)
+                url: FeedAddress.normalized(feedURL), title: outline.title ?? feedURL, htmlURL: outline.htmlURL, change: change)
             rows.append(SubscribeRendering.Row(title: subscription.title, url: subscription.url, status: status, episodes: 0, new: 0))
         }
         let rendering = SubscribeRendering(rows: rows, subscriptions: try store.subscriptions.all())
@@ -70,6 +86,8 @@ struct Import: ParsableCommand, OutputConfigured {
                 "\(file): \(outline.title.map { "\"\($0)\"" } ?? "an outline") gives its feed as \(written), without a scheme; "
                     + "subscribed to \(outline.feedURL) (for http, subscribe to http://\(written) instead)")
         }
+        for note in resolved { context.console.note("\(file): \(note)") }
+        for failure in unresolved { context.console.warning("\(file): \(failure.singleLine()); skipped") }
         for skipped in document.skipped {
             context.console.warning("\(file): \(skipped) is not an http(s) feed address; skipped")
         }

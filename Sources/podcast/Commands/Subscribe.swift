@@ -8,7 +8,9 @@ struct Subscribe: ParsableCommand, OutputConfigured {
         commandName: "subscribe",
         abstract: "Subscribe to feeds, so that podcast update downloads what they publish.",
         discussion: """
-            <feed> is an http(s) URL, a number from the last search, or itunes:<id>. Each feed is \
+            <feed> is an http(s) URL, a number from the last search, or itunes:<id>; a show's page \
+            (an Apple Podcasts or Overcast link, or a web page naming its feed) stands for its feed, \
+            with a note saying which. Each feed is \
             fetched now: its episodes so far are its baseline, of which update downloads only the \
             newest --first (default 1); every episode published later is new and downloaded by the \
             next update. Subscribing again to a feed (or to its old address after it moved) changes \
@@ -28,7 +30,7 @@ struct Subscribe: ParsableCommand, OutputConfigured {
             """
     )
 
-    @Argument(help: "The feeds: URLs, numbers from the last search, or itunes:<id>.")
+    @Argument(help: "The feeds: URLs (of feeds or shows' pages), numbers from the last search, or itunes:<id>.")
     var feeds: [String]
 
     @OptionGroup
@@ -78,7 +80,7 @@ struct Subscribe: ParsableCommand, OutputConfigured {
         _ source: FeedSource, reader: FeedReader, change: SubscriptionSettingsChange, store: StateStore, console: Console
     ) throws -> (SubscribeRendering.Row, Subscription) {
         let fetched = try reader.read(source, refresh: false)
-        for move in fetched.moves { console.note(move) }
+        for move in fetched.notes { console.note(move) }
         for warning in fetched.result.warnings { console.warning(warning) }
         let feed = fetched.result.feed
         let (subscription, status) = try store.subscriptions.subscribe(url: fetched.url, title: feed.title, htmlURL: feed.link, change: change)

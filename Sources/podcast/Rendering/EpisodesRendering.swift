@@ -11,6 +11,8 @@ struct EpisodesRendering {
     let count: Int
     /// What the progress buffer knows of the feed's episodes, by identity.
     let records: [String: DownloadRecord]
+    /// How the feed was found, when a show's page or link was named rather than the feed.
+    var resolution: FeedResolution? = nil
 
     /// The contract's state of `episode`: `new` unless the progress buffer says otherwise.
     private func state(of episode: Episode) -> String {
@@ -67,11 +69,27 @@ struct EpisodesRendering {
                 ("author", .string(feed.author)),
                 ("image", .string(feed.image)),
                 ("language", .string(feed.language)),
-            ])),
+            ] + resolved)),
             ("episodes", .streamedArray(count: count) { index, writer in
                 writeEpisode(feed.episodes[index], number: index + 1, to: &writer)
             }),
         ])
+    }
+
+    /// `"resolved_from"` when the feed was found from a page or a link: the link, how it was
+    /// found, and every feed the page names (the chosen one among them), for a script to offer
+    /// the others. Absent for a feed named as such, so that document is unchanged.
+    private var resolved: [(String, JSONValue)] {
+        guard let resolution else { return [] }
+        let via = switch resolution.way {
+        case .appleLookup: "itunes-lookup"
+        case .alternate: "alternate-link"
+        case .anchor: "page-link"
+        }
+        return [("resolved_from", .object([
+            ("link", .string(resolution.link)), ("via", .string(via)),
+            ("feeds", .array(resolution.feeds.map { .string($0) })),
+        ]))]
     }
 
     private func writeEpisode(_ episode: Episode, number: Int, to writer: inout JSONWriter) {
