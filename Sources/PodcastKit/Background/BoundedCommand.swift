@@ -59,14 +59,13 @@ enum BoundedCommand {
             pid = try spawn(command, environment: environment, statusPipe: writeEnd)
         }
         var output: [UInt8] = []
-        var ended = read(readEnd, into: &output, until: .now + limit)
+        let ended = read(readEnd, into: &output, until: .now + limit)
         if !ended {
             kill(-pid, SIGTERM)
-            ended = read(readEnd, into: &output, until: .now + grace)
-            if !ended {
-                kill(-pid, SIGKILL)
-                _ = read(readEnd, into: &output, until: .now + .seconds(5))
-            }
+            _ = read(readEnd, into: &output, until: .now + grace)
+            // Also when the wrapper has ended: what it started may ignore SIGTERM.
+            kill(-pid, SIGKILL)
+            _ = read(readEnd, into: &output, until: .now + .seconds(5))
         }
         // Reaps the wrapper (it has closed the pipe, so it is ending); where SIGCHLD is ignored
         // the kernel did, and this returns at once.
