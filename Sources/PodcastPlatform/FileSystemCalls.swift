@@ -24,6 +24,9 @@ public struct FileSystemCalls: Sendable {
     public var rename: @Sendable (_ source: String, _ destination: String) -> Int32
     /// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST when `destination` exists.
     public var renameWithoutReplacing: @Sendable (_ source: String, _ destination: String) -> Int32
+    /// statvfs(2): the bytes free to an unprivileged writer on the file system holding `path`,
+    /// or nil when it cannot be asked.
+    public var freeSpace: @Sendable (_ path: String) -> Int64?
 
     /// The calls as the system makes them.
     public static let system = FileSystemCalls(
@@ -33,7 +36,13 @@ public struct FileSystemCalls: Sendable {
         pwrite: { Glibc.pwrite($0, $1, $2, $3) },
         fdatasync: { Glibc.fdatasync($0) },
         rename: { Glibc.rename($0, $1) },
-        renameWithoutReplacing: { podcast_rename_noreplace($0, $1) }
+        renameWithoutReplacing: { podcast_rename_noreplace($0, $1) },
+        freeSpace: { path in
+            var info = statvfs()
+            guard statvfs(path, &info) == 0 else { return nil }
+            let (bytes, overflow) = Int64(clamping: info.f_bavail).multipliedReportingOverflow(by: Int64(clamping: info.f_frsize))
+            return overflow ? .max : bytes
+        }
     )
 }
 

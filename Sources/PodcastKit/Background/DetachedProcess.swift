@@ -48,7 +48,7 @@ public enum DetachedProcess {
     /// down (a test harness, `$(podcast …)` in a shell) would otherwise wait for the detached one
     /// too. glibc's `posix_spawn_file_actions_addclosefrom_np` would do it in the child, but Swift
     /// does not import it.
-    private static func closeInheritedDescriptorsOnExec() {
+    static func closeInheritedDescriptorsOnExec() {
         guard let directory = opendir("/proc/self/fd") else { return }
         defer { closedir(directory) }
         let own = dirfd(directory)

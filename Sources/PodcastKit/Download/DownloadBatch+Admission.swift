@@ -59,11 +59,25 @@ extension DownloadBatch {
     func activate(inFlight: Int, report: (DownloadUpdate) -> Void) {
         var inFlight = inFlight
         while inFlight < activeWindow, let index = roster.claims.takeWaiting() {
-            if admit(index, report: report) {
-                perform(active[index]?.begin(), for: index, report: report)
-                inFlight += 1
+            guard admit(index, report: report) else { continue }
+            if let why = roomProblem(of: index) {
+                perform(active[index]?.noRoom(why), for: index, report: report)
+                continue
             }
+            perform(active[index]?.begin(), for: index, report: report)
+            inFlight += 1
         }
+    }
+
+    /// Why the admitted episode `index` cannot start for want of room on its file system, if so:
+    /// its size is the server's from an earlier attempt, else the feed's.
+    private func roomProblem(of index: Int) -> String? {
+        guard let download = active[index] else { return nil }
+        let size = download.record.resume.total ?? download.item.entry.enclosureLength
+        guard size != nil else { return nil }
+        let folder = String(download.partialPath[..<(download.partialPath.lastIndex(of: "/") ?? download.partialPath.endIndex)])
+        return FreeSpaceCheck.problem(
+            size: size, have: download.plannedResume?.offset ?? 0, free: FileIO.calls.freeSpace(folder), floor: settings.minFreeSpace)
     }
 
     /// Makes the claimed episode `index` active (its state machine in `active`): false when it

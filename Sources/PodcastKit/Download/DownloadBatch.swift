@@ -111,8 +111,10 @@ public final class DownloadBatch {
             let wakeBy = roster.hasUnclaimed ? .now : chores.wakeBy(refilling: refill != nil && stop == nil)
             for event in queue.drain(until: wakeBy) { handle(event, report: report) }
             finishReadyFiles(report: report)
+            filings.reportHooks(waiting: false, report: report)
         }
         filings.writePlaylists(store: store) { report(.notice($0)) }
+        filings.reportHooks(waiting: true, report: report)
         return BatchOutcome(results: roster.outcomes, stop: stop)
     }
 
@@ -307,6 +309,7 @@ public final class DownloadBatch {
         placement.release(id)
         roster.settle(id, result)
         report(.finished(result))
+        filings.handOn(result)
     }
 
     // MARK: Progress

@@ -7,6 +7,8 @@ struct EpisodeFilings {
     let library: LibrarySettings
     /// What feeds say about the episodes beyond their listings, read when a setting needs it.
     private let details: FeedDetails
+    /// Where placed episodes are handed on to their `--on-episode` command.
+    let hooks = EpisodeHooks()
     /// The podcasts whose playlist is written when the batch ends, by feed.
     private var playlists: [String: PlaylistRequest] = [:]
 
@@ -39,6 +41,20 @@ struct EpisodeFilings {
                 subscription: item.subscription)
         }
         return filing
+    }
+
+    /// Hands a downloaded episode on to its command (its own settings' or the batch's), if any:
+    /// the command runs on the hooks' thread, never this one.
+    func handOn(_ result: DownloadResult) {
+        guard result.state == .downloaded, let path = result.path, let command = (result.item.library ?? library).onEpisode else { return }
+        hooks.handOn(result, at: path, to: command)
+    }
+
+    /// Reports the commands that failed since the last call, each as a warning about its episode;
+    /// `waiting` first waits for every command still to run (the batch has ended).
+    func reportHooks(waiting: Bool, report: (DownloadUpdate) -> Void) {
+        if waiting { hooks.finish() }
+        for (item, message) in hooks.takeFailures() { report(.warning(item, message)) }
     }
 
     /// Writes the playlist of every podcast whose episodes asked for one; `notice` hears what failed.

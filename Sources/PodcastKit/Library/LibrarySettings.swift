@@ -15,11 +15,15 @@ public struct LibrarySettings: Sendable, Equatable {
     public var tag: Bool
     /// Whether each podcast's folder gets an M3U8 playlist after each run.
     public var playlist: Bool
+    /// The command run (`/bin/sh -c`) after each episode is placed (`--on-episode`), the
+    /// episode's details in its environment only; nil for none.
+    public var onEpisode: String?
 
     /// The defaults: the standard names, nothing else.
     public init(
         nameTemplate: NameTemplate = .standard, portableNames: Bool = false, companions: Set<Companion> = [],
-        transcriptTypes: [TranscriptFormat] = TranscriptFormat.allCases, tag: Bool = false, playlist: Bool = false
+        transcriptTypes: [TranscriptFormat] = TranscriptFormat.allCases, tag: Bool = false, playlist: Bool = false,
+        onEpisode: String? = nil
     ) {
         self.nameTemplate = nameTemplate
         self.portableNames = portableNames
@@ -27,6 +31,7 @@ public struct LibrarySettings: Sendable, Equatable {
         self.transcriptTypes = transcriptTypes
         self.tag = tag
         self.playlist = playlist
+        self.onEpisode = onEpisode
     }
 
     /// True when an episode's files need what only its feed says (show notes, season and episode

@@ -20,6 +20,12 @@ struct TransferOptions: ParsableArguments {
     @Option(help: .setting("max-episode-size", valueName: "size"))
     var maxSize: String?
 
+    @Option(help: .setting("min-free-space", valueName: "size"))
+    var minFreeSpace: String?
+
+    @Option(help: .setting("on-episode", valueName: "command"))
+    var onEpisode: String?
+
     @Option(help: .setting("stall-timeout", valueName: "seconds"))
     var stallTimeout: String?
 
@@ -50,7 +56,7 @@ struct TransferOptions: ParsableArguments {
         var given = [
             ("concurrency", concurrency), ("episodes-dir", episodesDir), ("max-per-host", maxPerHost), ("limit-rate", limitRate),
             ("max-episode-size", maxSize), ("stall-timeout", stallTimeout), ("retries", retries), ("user-agent", userAgent),
-            ("proxy", proxy),
+            ("proxy", proxy), ("min-free-space", minFreeSpace), ("on-episode", onEpisode),
         ].compactMap { key, text in text.map { GivenSetting(key, text: $0) } }
         if !header.isEmpty {
             given.append(GivenSetting("headers", .list(header)))

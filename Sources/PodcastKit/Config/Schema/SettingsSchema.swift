@@ -43,6 +43,17 @@ public enum SettingsSchema {
             "max-episode-size", .download, \.engine.maxEpisodeSize, .size, flag: "--max-size", records: .batch,
             "Stops an episode whose file grows past this size."),
         SettingDefinition(
+            "min-free-space", .download, \.engine.minFreeSpace, .size, flag: "--min-free-space", records: .batch,
+            "Room left free on the Episodes file system: an episode of known size that would leave less waits, paused."),
+        SettingDefinition(
+            "on-episode", .download, \.library.onEpisode,
+            .optionalText("a shell command") { (command) throws(SettingProblem) in
+                guard !command.trimmingWhitespace().isEmpty else { throw SettingProblem(detail: "is empty; give a command, or leave it out") }
+            },
+            flag: "--on-episode", records: [.batch, .download], defaultText: "none",
+            "A command run by /bin/sh after each episode is placed, with PODCAST_FILE, PODCAST_TITLE, PODCAST_PODCAST, PODCAST_GUID, "
+                + "PODCAST_FEED and PODCAST_DATE in its environment."),
+        SettingDefinition(
             "retries", .download, \.retry.retries, .whole(1...Int(Int32.max)), flag: "--retries", records: .batch,
             "Attempts in a row without progress before an episode fails."),
         SettingDefinition(

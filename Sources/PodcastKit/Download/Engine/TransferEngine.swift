@@ -29,11 +29,15 @@ public final class TransferEngine: Sendable {
         public var http: HTTPSettings
         /// The most bytes one episode's file may hold (`max-episode-size`), asked of every request.
         public var maxEpisodeSize: Int64
+        /// The room an episode of known size must leave free on its file system to start
+        /// (`min-free-space`); the batch checks it (`FreeSpaceCheck`), not the engine.
+        public var minFreeSpace: Int64
 
-        /// The defaults: 3 at once (and 48 feeds), 2 per host, no speed cap, files up to 16 GiB.
+        /// The defaults: 3 at once (and 48 feeds), 2 per host, no speed cap, files up to 16 GiB,
+        /// 1 GiB left free.
         public init(
             concurrency: Int = 3, feedConcurrency: Int = 48, connectionsPerHost: Int = 2, rateLimit: Int? = nil, http: HTTPSettings = HTTPSettings(),
-            maxEpisodeSize: Int64 = TransferRequest.defaultMaxSize
+            maxEpisodeSize: Int64 = TransferRequest.defaultMaxSize, minFreeSpace: Int64 = 1 << 30
         ) {
             self.concurrency = concurrency
             self.feedConcurrency = feedConcurrency
@@ -41,6 +45,7 @@ public final class TransferEngine: Sendable {
             self.rateLimit = rateLimit
             self.http = http
             self.maxEpisodeSize = maxEpisodeSize
+            self.minFreeSpace = minFreeSpace
         }
     }
 

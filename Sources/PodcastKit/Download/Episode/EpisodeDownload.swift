@@ -220,6 +220,12 @@ extension EpisodeDownload {
         }
     }
 
+    /// Its file would not fit in the room its file system has (`FreeSpaceCheck`): it waits,
+    /// paused, before its transfer starts.
+    mutating func noRoom(_ why: String) -> [Action] {
+        end(.paused(because: why, bytes: plannedResume?.offset ?? 0))
+    }
+
     /// The batch stopped (Ctrl-C, a full disk) before its transfer started.
     mutating func batchStoppedBeforeStart(_ stop: BatchOutcome.Stop) -> [Action] {
         end(.paused(because: stop.reason, bytes: plannedResume?.offset ?? 0))
