@@ -16,7 +16,7 @@ import Testing
 
     @Test func everySettingHasOneKeyOneFlagAndASection() {
         let keys = SettingsSchema.all.map(\.key)
-        #expect(keys.count == 27)
+        #expect(keys.count == 29)
         #expect(Set(keys).count == keys.count)
         let flags = SettingsSchema.all.compactMap(\.flag)
         #expect(Set(flags).count == flags.count)
