@@ -68,7 +68,9 @@ import Testing
     @Test func workerSurvivesTheLaunchersDeathAndTheTerminalHangingUp() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 300_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+        // Never given up while held back, however slow the run (each held attempt gains too
+        // little to count as progress, and the sixth such would end the batch and the worker).
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\nretries = 1000\n")
         let guardian = WorkerGuard(podcast)
         let scratch = try TemporaryDirectory(prefix: "hangup")
 
@@ -93,7 +95,8 @@ import Testing
         #expect(Self.sessionID(of: worker) == worker, "the worker leads a session of its own")
         for episode in episodes { episode.gate.open() }
 
-        let finished = try await ResumeScenario.wait(upTo: .seconds(60)) {
+        // Up to a minute and a quarter of back-off may be left when the gates open.
+        let finished = try await ResumeScenario.wait(upTo: .seconds(150)) {
             episodes.allSatisfy { podcast.finishedFile(titled: $0.title) != nil }
         }
         #expect(finished)

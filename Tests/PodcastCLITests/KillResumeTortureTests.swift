@@ -98,7 +98,10 @@ struct KillResumeTortureTests {
         }
         #expect(served >= total)
         #expect(refetched < total / 4, "re-fetched \(refetched) of \(total) bytes")
-        // Resuming must actually have happened: most requests after the first four continue a partial.
-        #expect(requests.filter { $0.range != nil }.count >= Self.rounds / 2)
+        // Resuming must actually have happened: most requests after the first four continue a
+        // partial (on a loaded machine many rounds are killed before they ask for anything, so
+        // the count of rounds says nothing).
+        let ranged = requests.filter { $0.range != nil }.count
+        #expect(ranged >= 1 && ranged * 2 >= requests.count - 4, "\(ranged) of \(requests.count) requests ranged")
     }
 }
