@@ -105,16 +105,8 @@ enum BoundedCommand {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, setProcessGroup | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        DetachedProcess.startWithDefaultSignals(&attributes, flags: setProcessGroup)
         posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Signals this process ignores stay ignored across exec: the command gets the defaults back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXFSZ] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         // The store's database, sockets and the like are not the command's to inherit.
         DetachedProcess.closeInheritedDescriptorsOnExec()

@@ -23,15 +23,7 @@ public enum DetachedProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(newSession | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Signals the parent ignores stay ignored across exec: give the child the defaults back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXFSZ] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        startWithDefaultSignals(&attributes, flags: Int16(newSession))
 
         closeInheritedDescriptorsOnExec()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -58,5 +50,19 @@ public enum DetachedProcess {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
+    }
+
+    /// Sets `attributes` (with `flags` besides) so the child starts with no signal blocked and
+    /// with the default action for every signal podcast ignores or catches: ignored signals
+    /// would otherwise stay ignored across exec.
+    static func startWithDefaultSignals(_ attributes: inout posix_spawnattr_t, flags: Int16) {
+        posix_spawnattr_setflags(&attributes, flags | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXFSZ] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
     }
 }
