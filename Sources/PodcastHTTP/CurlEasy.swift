@@ -67,7 +67,9 @@ public final class CurlEasy {
     private func ask(_ url: String) {
         self.url = url
         HTTPTrace.note("GET \(url)")
-        set(CURLOPT_URL, url)
+        // Only the handle sees the run's credentials (`URLCredentials`): `url`, which messages,
+        // traces and redirects are made from, stays bare.
+        set(CURLOPT_URL, settings.credentials.applied(to: url))
         let list = requestHeaders + settings.headers.fields(for: url, startingAt: chainStart)
         _ = podcast_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, nil)
         curl_slist_free_all(headerList)

@@ -45,7 +45,10 @@ extension HTTPError {
         case 429:
             advice = retryAfter.map { "the server is rate limiting requests: wait \($0) s and try again" }
                 ?? "the server is rate limiting requests: wait a minute and try again"
-        case 401, 403:
+        case 401:
+            // A feed's credentials are kept only for the run given them (`URLCredentials`).
+            advice = "the server wants credentials: give the feed's address with them (https://user:password@host/…) in the command"
+        case 403:
             advice = "the server refused access; the address may have expired or need credentials"
         case 404, 410:
             advice = "the address is gone; check it for typos or find a current one"

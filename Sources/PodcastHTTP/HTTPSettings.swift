@@ -25,6 +25,9 @@ public struct HTTPSettings: Sendable, Equatable {
     /// Whether the cookies servers set are kept in memory and sent back for the rest of the run
     /// (a CDN that sets one on a redirect and wants it on the next hop).
     public var cookies: Bool
+    /// The credentials the feed addresses given for this run carried (`URLCredentials`), sent
+    /// with every request to their server; never stored with the run's other settings.
+    public var credentials: URLCredentials
 
     /// The defaults: `podcast/<version>`, 15 s to connect, under 1 KiB/s for 60 s is a stall, 10 redirects,
     /// no extra headers, no step down from https to http, libcurl's proxy, cookies kept for the run.
@@ -38,7 +41,8 @@ public struct HTTPSettings: Sendable, Equatable {
         allowsInsecureRedirects: Bool = false,
         certificateAuthorities: String? = nil,
         proxy: String? = nil,
-        cookies: Bool = true
+        cookies: Bool = true,
+        credentials: URLCredentials = URLCredentials()
     ) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
@@ -50,6 +54,7 @@ public struct HTTPSettings: Sendable, Equatable {
         self.certificateAuthorities = certificateAuthorities
         self.proxy = proxy
         self.cookies = cookies
+        self.credentials = credentials
     }
 }
 

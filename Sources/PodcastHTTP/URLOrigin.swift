@@ -34,6 +34,9 @@ public struct URLOrigin: Hashable, Sendable {
         self.port = port ?? (scheme == "https" ? 443 : 80)
     }
 
+    /// The origin as one text, `scheme://host:port`: a key for what is kept per server.
+    var key: String { "\(scheme)://\(host):\(port)" }
+
     /// True for `https`: a redirect from here to plain `http` would send the request, and what
     /// comes back, unencrypted.
     var isSecure: Bool { scheme == "https" }

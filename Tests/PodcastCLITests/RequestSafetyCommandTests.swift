@@ -141,6 +141,83 @@ import Testing
         #expect(download.stderr.contains("http://***@127.0.0.1:\(server.port)/missing.mp3"), "download: \(download.stderr)")
     }
 
+    /// A two-episode feed at `/private/feed.xml` whose feed and media answer only with the Basic
+    /// credentials of `Self.feedUserinfo` (401 otherwise); the enclosures are relative, so they
+    /// are on the feed's server. Returns the feed's address with the credentials, and the media.
+    private func privateFeed(on server: LoopbackServer) -> (url: String, media: [Data]) {
+        let basic = "Basic " + Data(Self.feedUserinfo.utf8).base64EncodedString()
+        let guarded = { (route: ServerRoute) in ServerRoute.handler { $0.header("Authorization") == basic ? route : .status(401) } }
+        let media = [ResumeScenario.media(seed: 81, size: 40_000), ResumeScenario.media(seed: 82, size: 60_000)]
+        let items = media.indices.map { index in
+            """
+            <item><title>Private \(index + 1)</title><guid>p-\(index + 1)</guid><pubDate>Tue, 10 Nov 2026 0\(index + 1):00:00 GMT</pubDate>
+            <enclosure url="ep\(index + 1).mp3" type="audio/mpeg"/></item>
+            """
+        }
+        let feed = "<rss><channel><title>\(ResumeScenario.podcastTitle)</title>\(items.joined())</channel></rss>"
+        server.setRoute("/private/feed.xml", guarded(.fixed(body: Data(feed.utf8))))
+        for (index, body) in media.enumerated() {
+            server.setRoute("/private/ep\(index + 1).mp3", guarded(.fixed(body: body, headers: [("Content-Type", "audio/mpeg")])))
+        }
+        return (server.url("/private/feed.xml").replacing("http://", with: "http://\(Self.feedUserinfo)@"), media)
+    }
+
+    private static let feedUserinfo = "member:f33d-pass-9931"
+
+    /// The files under the home (state, configuration, Episodes) whose bytes hold the feed's password.
+    private func filesHoldingTheFeedPassword(_ podcast: PodcastBinary) -> [String] {
+        filesHolding("f33d-pass-9931", under: podcast.home.path)
+    }
+
+    @Test func aFeedAddressesCredentialsReachItsServerButAreKeptNowhere() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, media) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+        try podcast.writeConfiguration("retry-wait = 0.05\n")
+
+        let listed = try await podcast.run(["episodes", feedURL])
+        #expect(listed.status == 0, "episodes: \(listed.stderr)")
+        let downloaded = try await podcast.run(["download", feedURL, "1", "--with", "info"])
+        #expect(downloaded.status == 0, "download: \(downloaded.stderr)")
+        #expect(podcast.finishedBytes(titled: "Private 2") == media[1])
+        let shown = try await podcast.run(["show", "2"])
+        #expect(shown.status == 0 && shown.stdout.contains("Private 1"), "show: \(shown.stderr)")
+        #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
+
+        // The listing keeps the bare address: without the credentials given again, the server
+        // refuses, and the error says what to do.
+        let bare = try await podcast.run(["download", "2"])
+        #expect(bare.status == 1, "download 2: \(bare.stderr)")
+        #expect(bare.stderr.contains("credentials"), "download 2: \(bare.stderr)")
+        #expect(podcast.finishedBytes(titled: "Private 1") == nil)
+        #expect(!(bare.stdout + bare.stderr).contains("f33d-pass-9931"))
+    }
+
+    @Test func aBackgroundBatchKeepsAFeedAddressesCredentialsOnlyWhileItRuns() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, media) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+        try podcast.writeConfiguration("retry-wait = 0.05\n")
+        let guardWorker = WorkerGuard(podcast)
+        defer { withExtendedLifetime(guardWorker) {} }
+
+        let queued = try await podcast.run(["download", feedURL, "all", "--background"])
+        #expect(queued.status == 0, "download --background: \(queued.stderr)")
+        let status = try await BackgroundScenario.waitForStatus(podcast) { status in
+            let downloads = BackgroundScenario.downloads(status)
+            return ["Private 1", "Private 2"].allSatisfy { downloads[$0]?["state"] as? String == "downloaded" }
+        }
+        #expect(BackgroundScenario.downloads(status)["Private 1"]?["state"] as? String == "downloaded")
+        #expect(podcast.finishedBytes(titled: "Private 1") == media[0])
+        #expect(podcast.finishedBytes(titled: "Private 2") == media[1])
+        let secrets = podcast.stateDirectory + "/secrets"
+        let removed = try await ResumeScenario.wait(upTo: .seconds(15)) {
+            !BackgroundScenario.workerRuns(podcast) && ((try? FileManager.default.contentsOfDirectory(atPath: secrets)) ?? []).isEmpty
+        }
+        #expect(removed, "the secrets file outlived its batch")
+        #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and

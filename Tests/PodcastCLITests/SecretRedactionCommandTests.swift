@@ -31,8 +31,10 @@ import Testing
     /// Runs every command that shows the feed at `feedURL` in a new home, in a narrow terminal's
     /// width (so tables cut their cells), each expected to exit as it does (a download fails: its
     /// second episode's media is missing); returns what each printed (stdout and stderr), by
-    /// command, and the home.
-    private func outputs(of feedURL: String) async throws -> (outputs: [(String, String)], home: PodcastBinary) {
+    /// command, and the home. `firstUpdate` is how the subscription's first update exits: it
+    /// fails when the episode it takes is not one the downloads before it tried (their records
+    /// are keyed by the address without the credentials given for their run).
+    private func outputs(of feedURL: String, firstUpdate: Int32 = 0) async throws -> (outputs: [(String, String)], home: PodcastBinary) {
         let podcast = try PodcastBinary()
         try podcast.writeConfiguration("retry-wait = 0.05\n")
         var outputs: [(String, String)] = []
@@ -41,7 +43,7 @@ import Testing
             (["episodes", feedURL], 0), (["episodes", feedURL, "--json"], 0), (["show", "1"], 0), (["show", "1", "--json"], 0),
             (["download", feedURL, "all", "--with", "info"], 1), (["download", feedURL, "all", "--with", "info", "--json", "--force"], 1),
             (["status"], 0), (["status", "--json"], 0), (["history", "--json"], 0),
-            (["subscribe", feedURL], 0), (["update"], 0), (["update", "--json"], 0), (["update", "--refresh", "--json"], 0),
+            (["subscribe", feedURL], 0), (["update"], firstUpdate), (["update", "--json"], 0), (["update", "--refresh", "--json"], 0),
             (["subscriptions"], 0), (["subscriptions", "--json"], 0), (["status", "--json"], 0),
             (["episodes", feedURL, "--verbose"], 0), (["config", "--proxy", proxy], 0), (["config", "--json", "--proxy", proxy], 0),
         ]
@@ -73,15 +75,17 @@ import Testing
         let server = try LoopbackServer()
         servePagedFeed(at: "a", on: server, enclosureQuery: "")
         let feedURL = server.url("/a/p1.xml").replacing("http://", with: "http://user:secret@")
-        let (outputs, podcast) = try await outputs(of: feedURL)
+        let (outputs, podcast) = try await outputs(of: feedURL, firstUpdate: 1)
 
         expectNoSecret(in: outputs, feedURL: feedURL)
         let listing = try #require(outputs.first?.1)
-        #expect(listing.contains("page 2 of feed http://***@127.0.0.1:\(server.port)/a/p1.xml"), "episodes: \(listing)")
+        // Given for the run, the credentials leave the address the command shows and keeps
+        // (`URLCredentials`), and still reach the server.
+        #expect(listing.contains("page 2 of feed http://127.0.0.1:\(server.port)/a/p1.xml"), "episodes: \(listing)")
         #expect(ResumeScenario.requests(server, path: "/a/p1.xml").first?.header("Authorization")?.hasPrefix("Basic ") == true)
         let info = texts(under: podcast.episodesDirectory).filter { $0.0.hasSuffix(".info.json") }
         #expect(!info.isEmpty, "no info.json was written")
-        for (name, text) in info { #expect(!text.contains("secret") && text.contains("http://***@"), "\(name): \(text)") }
+        for (name, text) in info { #expect(!text.contains("secret") && text.contains("http://127.0.0.1"), "\(name): \(text)") }
 
         let export = try await podcast.run(["export"])
         #expect(export.status == 0, "export: \(export.stderr)")

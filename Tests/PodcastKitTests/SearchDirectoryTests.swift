@@ -178,8 +178,8 @@ import Testing
             let store = try StateStore(path: path)
             try store.lastSearch.replace(with: SearchOutcome(query: SearchQuery(term: "old"), results: [], directory: "fyyd"))
             // The file as the version before the column wrote it.
-            try store.connection.execute(
-                "ALTER TABLE last_search DROP COLUMN directory; PRAGMA user_version = \(StateStore.currentSchemaVersion - 1)")
+            let before = try #require(StateStore.migrations.firstIndex { $0.summary.contains("which directory the last search asked") })
+            try store.connection.execute("ALTER TABLE last_search DROP COLUMN directory; PRAGMA user_version = \(before)")
         }
         let upgraded = try StateStore(path: path)
         #expect(try upgraded.lastSearch.load()?.query.term == "old")

@@ -41,4 +41,28 @@ import Testing
         }
         #expect(what.contains("\"E2\"") && what.contains("name-template"))
     }
+
+    @Test func finishedBatchesLoseTheProxyAnEarlierVersionKeptInTheirRecord() throws {
+        let directory = try TemporaryDirectory(prefix: "proxy-migration")
+        let path = directory.path("state.sqlite")
+        let store = try StateStore(path: path)
+        let options = StoredSettings(values: ["proxy": .text("http://user:pr0xy-pw@127.0.0.1:3128"), "concurrency": .integer(2)], secretsFile: nil).text
+        for (id, finished) in [(1, "1.0"), (2, "NULL")] {
+            try store.connection.execute(
+                "INSERT INTO batches (id, created_at, finished_at, options) VALUES (\(id), 0, \(finished), '\(options)')")
+        }
+        let before = try #require(StateStore.migrations.firstIndex { $0.summary.contains("keep no proxy") })
+        try store.connection.execute("PRAGMA user_version = \(before)")
+
+        let upgraded = try StateStore(path: path)
+        try upgraded.migrate()
+        let rows = try upgraded.connection.prepare("SELECT id, options FROM batches ORDER BY id")
+        let kept = try rows.rows { row throws(SQLiteError) in (try row.int(at: 0), try row.string(at: 1)) }
+        #expect(kept.count == 2)
+        let finished = try StoredSettings(stored: kept[0].1)
+        #expect(finished.settings["proxy"] == SettingValue.none && finished.settings["concurrency"] == .integer(2))
+        #expect(!kept[0].1.contains("pr0xy-pw"))
+        // The batch still to run goes through its proxy.
+        #expect(try StoredSettings(stored: kept[1].1).settings["proxy"] == .text("http://user:pr0xy-pw@127.0.0.1:3128"))
+    }
 }

@@ -1,9 +1,11 @@
 import FoundationEssentials
 import Glibc
+import PodcastHTTP
 import PodcastPlatform
 
 /// The secrets a background batch or update needs, kept out of the state store: its `--header`
-/// values (API keys, session cookies) and its proxy (which may carry a password). The store is
+/// values (API keys, session cookies), its proxy (which may carry a password) and the
+/// `user:password@` of a feed address given for the run (`URLCredentials`). The store is
 /// read by `status`, copied into bug reports and kept for ever; these are one owner-only file in
 /// `<home>/secrets`, written before the work is queued and removed once it has settled.
 public struct BatchSecrets {
@@ -13,12 +15,15 @@ public struct BatchSecrets {
         public var headers: [String]
         /// The proxy's URL, credentials included; nil for none.
         public var proxy: String?
+        /// The feed addresses' credentials; nil (a file from before they were kept here) for none.
+        public var credentials: URLCredentials?
 
         /// The secrets of `settings`; nil when it has none.
         public init?(of settings: Settings) {
-            guard !settings.http.headers.isEmpty || settings.http.proxy != nil else { return nil }
+            guard !settings.http.headers.isEmpty || settings.http.proxy != nil || !settings.http.credentials.isEmpty else { return nil }
             headers = settings.http.headers.fields
             proxy = settings.http.proxy
+            credentials = settings.http.credentials.isEmpty ? nil : settings.http.credentials
         }
     }
 

@@ -1,7 +1,10 @@
+import PodcastHTTP
+
 /// What a background batch or update records of the settings it was queued with, as the
 /// `batches.options` and `update_requests.settings` columns hold them (`StoredSettings`): every
-/// setting the schema says a batch keeps, resolved, except its secrets (the headers' values and
-/// the proxy, which may carry a password), which stay in a private file (`BatchSecrets`) this names.
+/// setting the schema says a batch keeps, resolved, except its secrets (the headers' values, the
+/// proxy, which may carry a password, and the credentials of feed addresses given for the run),
+/// which stay in a private file (`BatchSecrets`) this names.
 public struct QueuedSettings: Sendable, Equatable {
     /// The settings, without the secrets.
     public private(set) var settings: Settings
@@ -13,6 +16,7 @@ public struct QueuedSettings: Sendable, Equatable {
         self.settings = settings
         self.settings.http.headers.fields = []
         self.settings.http.proxy = nil
+        self.settings.http.credentials = URLCredentials()
         self.secretsFile = BatchSecrets.Contents(of: settings) == nil ? nil : secretsFile
         if settings.http.headers.isEmpty || self.secretsFile == nil { self.settings.http.headers.hosts = [] }
     }
@@ -27,6 +31,7 @@ public struct QueuedSettings: Sendable, Equatable {
         settings.http.headers.fields = secrets?.headers ?? []
         // A record from before proxies were secrets still holds its proxy.
         settings.http.proxy = secrets?.proxy ?? settings.http.proxy
+        settings.http.credentials = secrets?.credentials ?? URLCredentials()
         return settings.download(defaultEpisodesDirectory: fallbackDirectory)
     }
 

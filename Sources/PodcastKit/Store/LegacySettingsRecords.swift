@@ -44,6 +44,16 @@ enum LegacySettingsRecords {
         return StoredSettings(values: values, secretsFile: nil).text
     }
 
+    /// A finished batch's record (`batches.options`) without the proxy it was queued with, or
+    /// nil when it holds none (or is no record this version reads, left as it is). Versions
+    /// before proxies went to the batch's secrets file (`BatchSecrets`) kept the proxy's URL,
+    /// password included, in the record; once the batch has finished nothing reads it.
+    static func withoutProxy(_ text: String) -> String? {
+        guard var record = try? StoredSettings(stored: text), let proxy = record.settings["proxy"], proxy != .none else { return nil }
+        record.settings["proxy"] = SettingValue.none
+        return record.text
+    }
+
     /// The fields of the earlier JSON record, each optional (a version that lacked one left it out).
     private struct QueuedFields: Decodable {
         var episodesDirectory: String?
@@ -93,8 +103,10 @@ enum LegacySettingsRecords {
     }
 
     /// Rewrites `column` of `table` where it holds an earlier record (`convert` returns its new text).
-    static func rewrite(_ table: String, _ column: String, with convert: (String) -> String?, in connection: SQLiteConnection) throws(SQLiteError) {
-        let rows = try connection.prepare("SELECT rowid, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+    static func rewrite(
+        _ table: String, _ column: String, where condition: String = "1", with convert: (String) -> String?, in connection: SQLiteConnection
+    ) throws(SQLiteError) {
+        let rows = try connection.prepare("SELECT rowid, \(column) FROM \(table) WHERE \(column) IS NOT NULL AND (\(condition))")
         let found = try rows.rows { row throws(SQLiteError) in (try row.int64(at: 0), try row.string(at: 1)) }
         let update = try connection.prepare("UPDATE \(table) SET \(column) = ?1 WHERE rowid = ?2")
         for (rowid, text) in found {

@@ -635,6 +635,15 @@ extension StateStore {
                 try connection.execute("ALTER TABLE last_search ADD COLUMN directory TEXT NOT NULL DEFAULT 'itunes'")
             }
         ),
+        Migration(
+            summary: "finished batches keep no proxy (a password, perhaps) in their settings",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // A batch still to run needs its proxy: it keeps it.
+                try LegacySettingsRecords.rewrite(
+                    "batches", "options", where: "finished_at IS NOT NULL", with: LegacySettingsRecords.withoutProxy, in: connection)
+            }
+        ),
     ]
 
     /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.

@@ -60,9 +60,11 @@ struct Download: ParsableCommand, OutputConfigured {
     }
 
     func run() throws {
-        let context = try CommandContext.current()
+        var context = try CommandContext.current()
         let store = try context.openStore()
-        let items = try selectedItems(store: store, context: context)
+        var words = selection
+        if Self.namesFeed(words.first) { words[0] = try context.takeCredentials(from: words[0], store: store) }
+        let items = try selectedItems(words, store: store, context: context)
         guard !items.isEmpty else {
             if output.json { context.console.print(DownloadRendering(results: [], elapsed: .zero).json.serialized(pretty: false)) }
             context.console.message("no episode matches the selection and filters; nothing to download")
@@ -88,9 +90,9 @@ struct Download: ParsableCommand, OutputConfigured {
         return (argument.contains("/") || lower.hasSuffix(".xml") || lower.hasSuffix(".rss")) && (try? Selection([argument])) == nil
     }
 
-    /// The selected episodes of the listing (the feed's, when one is named first, listed now).
-    private func selectedItems(store: StateStore, context: CommandContext) throws -> [DownloadItem] {
-        var words = selection
+    /// The episodes `words` select from the listing (the feed's, when one is named first, listed now).
+    private func selectedItems(_ words: [String], store: StateStore, context: CommandContext) throws -> [DownloadItem] {
+        var words = words
         let listing: Listing
         if Self.namesFeed(words.first) {
             listing = try list(words.removeFirst(), store: store, context: context)

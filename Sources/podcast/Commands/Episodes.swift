@@ -43,16 +43,17 @@ struct Episodes: ParsableCommand, OutputConfigured {
     }
 
     func run() throws {
-        let context = try CommandContext.current()
-        let count = try showEpisodes(context: context)
+        var context = try CommandContext.current()
+        let count = try showEpisodes(context: &context)
         if !output.json && count > 0 {
             context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
         }
     }
 
     /// Reads the feed, shows its episodes and stores the listing; returns how many episodes it lists.
-    private func showEpisodes(context: CommandContext) throws -> Int {
+    private func showEpisodes(context: inout CommandContext) throws -> Int {
         let store = try context.openStore()
+        let feed = try context.takeCredentials(from: feed, store: store)
         let progressLine = FetchProgressLine(console: context.console)
         let reader = try context.feedReader(store: store, progress: progressLine.show)
         let fetched: FeedFetcher.Fetched

@@ -2,6 +2,7 @@ import FoundationEssentials
 import PodcastHTTP
 import PodcastKit
 import PodcastPlatform
+import PodcastText
 
 /// Everything a command needs from its surroundings, resolved once from the environment.
 struct CommandContext {
@@ -9,8 +10,9 @@ struct CommandContext {
     let paths: PodcastPaths
     let configuration: Configuration
     let console: Console
-    /// The file's settings under the environment's, before any option.
-    let base: ResolvedSettings
+    /// The file's settings under the environment's, before any option, with the credentials of
+    /// the feed address the command was given (`takeCredentials(from:store:)`).
+    private(set) var base: ResolvedSettings
 
     /// The context of this process: environment, paths, configuration file. A configuration file
     /// that cannot be used is an error, except for a `tolerant` command (one that only reads
@@ -100,6 +102,20 @@ struct CommandContext {
         FeedFetcher(
             settings: httpSettings, feedTimeout: base.settings.feedTimeout, cache: store.feedCache,
             cacheDirectory: paths.home + "/feeds", progress: progress)
+    }
+
+    /// `feed` as the command reads and stores it. An http(s) address given with `user:password@`
+    /// gives them up to the run's settings (`URLCredentials`), so no listing, record, batch or
+    /// cache podcast keeps holds them, while every request to that server still sends them. A
+    /// subscription's own address keeps them: they are what its every update needs, and its
+    /// records are keyed by it.
+    mutating func takeCredentials(from feed: String, store: StateStore) throws -> String {
+        let trimmed = feed.trimmingWhitespace()
+        guard HTTPClient.isHTTP(trimmed) else { return feed }
+        let address = FeedAddress.normalized(trimmed)
+        guard try store.subscriptions.find(url: address) == nil else { return feed }
+        let bare = base.takeCredentials(from: address)
+        return bare == address ? feed : bare
     }
 
     /// The state store, created on first use; from then on a SIGBUS is the store's (`StoreFault`).

@@ -1,3 +1,5 @@
+import PodcastHTTP
+
 /// The settings a command runs with, layer over layer: the defaults, then the configuration
 /// file, then the environment, then the command line; each with where its value came from, for
 /// `podcast config`. The one place a setting's layers meet.
@@ -51,6 +53,12 @@ public struct ResolvedSettings: Sendable {
     /// Sets the Episodes directory to `directory` (already made absolute) without changing where it came from.
     public mutating func settle(episodesDirectory directory: String) {
         settings.episodesDirectory = directory
+    }
+
+    /// Takes the `user:password@` out of `address` for the run's requests (`URLCredentials`) and
+    /// returns the bare address; `address` as it is when it has none.
+    public mutating func takeCredentials(from address: String) -> String {
+        settings.http.credentials.take(from: address)
     }
 
     /// Where `key`'s value came from.
