@@ -82,6 +82,42 @@ import Testing
         }
     }
 
+    /// A partial file whose size only the server's 206 tells (its first answer was chunked) is
+    /// checked on that answer for the rest it needs: it waits paused with its bytes untouched,
+    /// and `podcast resume` continues it with a range once there is room.
+    @Test func aContinuedAnswerThatDoesNotFitKeepsThePartialFileForResume() async throws {
+        try await Self.onTmpfs(size: "32m", prefix: "free-space-partial") { episodes in
+            let server = try LoopbackServer()
+            let big = ResumeScenario.media(seed: 7, size: 6 * 1024 * 1024)
+            let kept = 1024 * 1024
+            ResumeScenario.serveFeed([ResumeScenario.Episode(title: "Big", path: "/big.mp3", length: nil)], on: server)
+            // The first answer gives no length and breaks after 1 MiB; ranges are refused for now.
+            let broken = ServerRoute.garbageChunked(valid: big.prefix(kept), headers: [("ETag", "\"big\"")])
+            server.setRoute("/big.mp3", .handler { request in request.header("Range") == nil ? broken : .status(503) })
+            let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "retries = 1\n")
+            let first = try await podcast.run(["download", "all", "--episodes-dir", episodes, "--min-free-space", "256k"])
+            #expect(first.status == 1, "\(first.stderr)")
+            let partial = try #require(podcast.partialFiles(in: episodes).first, "\(first.stderr)")
+            #expect(FileManager.default.contents(atPath: partial.path) == big.prefix(kept))
+
+            // The server now serves ranges: its 206 says 6 MiB, 5 MiB more than the partial holds.
+            server.setRoute("/big.mp3", .file(body: big, contentType: "audio/mpeg", etag: "\"big\""))
+            #expect(mount("tmpfs", episodes, "tmpfs", UInt(MS_REMOUNT), "size=4m") == 0, "\(String(cString: strerror(errno)))")
+            let full = try await podcast.run(["resume", "--episodes-dir", episodes, "--min-free-space", "256k"])
+            #expect(full.status == 1, "\(full.stderr)")
+            #expect(full.stderrLines.contains { $0.contains("not enough room: it needs 5.0 MiB and") }, "\(full.stderr)")
+            #expect(ResumeScenario.requests(server, path: "/big.mp3").last?.header("Range") == ResumeScenario.range(from: kept))
+            #expect(FileManager.default.contents(atPath: partial.path) == big.prefix(kept), "the partial file is as it was")
+
+            #expect(mount("tmpfs", episodes, "tmpfs", UInt(MS_REMOUNT), "size=32m") == 0, "\(String(cString: strerror(errno)))")
+            let resumed = try await podcast.run(["resume", "--episodes-dir", episodes, "--min-free-space", "256k"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(ResumeScenario.requests(server, path: "/big.mp3").last?.header("Range") == ResumeScenario.range(from: kept), "continued")
+            let file = FileManager.default.contents(atPath: episodes + "/" + ResumeScenario.podcastTitle + "/2026-11-10 Big.mp3") ?? Data()
+            #expect(BackgroundScenario.sha256(file) == BackgroundScenario.sha256(big), "\(file.count) bytes")
+        }
+    }
+
     /// Two episodes that each fit but not together: the second to answer finds the room the first
     /// still needs taken, and waits paused instead of both filling the disk.
     @Test func twoRunningEpisodesThatDoNotFitTogetherDoNotBothGoOn() async throws {
