@@ -31,11 +31,17 @@ import Testing
     }()
 
     private func show(on server: LoopbackServer) async throws -> PodcastBinary {
-        // No lengths in the feed: an episode of known size that cannot fit would wait, paused,
-        // before its first byte (min-free-space); these tests are about a disk that fills mid-transfer.
+        // No length in the feed, nor in the server's first answer (chunked): an episode of known
+        // size that cannot fit would wait, paused, before its first byte (min-free-space, checked
+        // again on the server's length); these tests are about a disk that fills mid-transfer.
+        // Ranges are answered as usual, so the partial files are continued.
         ResumeScenario.serveFeed(Self.episodes.map { .init(title: $0.title, path: $0.path, length: nil) }, on: server)
         for (index, episode) in Self.episodes.enumerated() {
-            server.setRoute(episode.path, .file(body: episode.body, contentType: "audio/mpeg", etag: "\"big\(index)\""))
+            let etag = "\"big\(index)\""
+            let file = ServerRoute.file(body: episode.body, contentType: "audio/mpeg", etag: etag)
+            let pieces = stride(from: 0, to: episode.body.count, by: 64 * 1024).map { episode.body[$0..<min($0 + 64 * 1024, episode.body.count)] }
+            let unsized = ServerRoute.chunked(chunks: pieces, headers: [("Content-Type", "audio/mpeg"), ("ETag", etag)])
+            server.setRoute(episode.path, .handler { request in request.header("Range") == nil ? unsized : file })
         }
         return try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
     }

@@ -22,9 +22,17 @@ import Testing
         RetryScheduler(policy: RetryPolicy(retries: retries, firstWait: .seconds(2)), now: { [start] in start }, jitter: { 1 })
     }
 
-    private func response(total: Int64, etag: String? = "\"e1\"", startedOver: String? = nil) -> TransferResponse {
-        TransferResponse(id: 1, offset: 0, total: total, effectiveURL: Self.url, etag: etag, lastModified: nil, encoded: false, startedOver: startedOver)
+    private func response(
+        total: Int64, etag: String? = "\"e1\"", startedOver: String? = nil, offset: Int64 = 0, awaitsGoAhead: Bool = false
+    ) -> TransferResponse {
+        TransferResponse(
+            id: 1, offset: offset, total: total, effectiveURL: Self.url, etag: etag, lastModified: nil, encoded: false,
+            startedOver: startedOver, awaitsGoAhead: awaitsGoAhead)
     }
+
+    /// Room that is never short: the file system's free space is unknown.
+    private let anyRoom = FreeSpaceCheck.Room(free: nil, floor: 0)
+    private static let mebibyte: Int64 = 1 << 20
 
     private func lost(bytes: Int64) -> FailedTransfer {
         FailedTransfer(id: 1, kind: .http(.curl(CURLE_RECV_ERROR, url: Self.url, curlMessage: "", settings: HTTPSettings())), url: Self.url, bytes: bytes, received: bytes)
@@ -44,18 +52,18 @@ import Testing
     @Test func aLargeAnswerIsRecordedAtOnceAndASmallOneIsNot() {
         var large = episode()
         _ = large.begin()
-        #expect(large.responded(response(total: 4_000_000), now: start) == [.record])
+        #expect(large.responded(response(total: 4_000_000), now: start, room: anyRoom) == [.record])
         #expect(large.record.resume.etag == "\"e1\"")
         #expect(large.record.state == .downloading)
         var small = episode()
         _ = small.begin()
-        #expect(small.responded(response(total: 50_000), now: start) == [])
+        #expect(small.responded(response(total: 50_000), now: start, room: anyRoom) == [])
     }
 
     @Test func anAnswerThatStartedOverSaysSoAndForgetsWhatWasDurable() {
         var download = episode(resume: ResumePoint(offset: 1_000, etag: "\"e1\"", lastModified: nil, total: 4_000_000))
         _ = download.begin()
-        let actions = download.responded(response(total: 5_000_000, etag: "\"e2\"", startedOver: "the file changed"), now: start)
+        let actions = download.responded(response(total: 5_000_000, etag: "\"e2\"", startedOver: "the file changed"), now: start, room: anyRoom)
         #expect(actions == [.report(.warning(item, "started over: the file changed")), .record])
         #expect(download.record.bytes == 0 && download.record.resume.durableBytes == 0)
         #expect(download.record.resume.etag == "\"e2\"")
@@ -68,7 +76,7 @@ import Testing
         let progress = { (bytes: Int64) in TransferProgress(id: 1, bytes: bytes, total: 40_000_000, speed: 1) }
         #expect(download.progressed(progress(10), now: start) == .none)
         _ = download.begin()
-        _ = download.responded(response(total: 40_000_000), now: start)
+        _ = download.responded(response(total: 40_000_000), now: start, room: anyRoom)
         #expect(download.progressed(progress(100), now: start + .seconds(1)) == .progress)
         download.synced(100, durable: true)
         #expect(download.progressed(progress(20_000_000), now: start + .seconds(2)) == .sync(bytes: 20_000_000))
@@ -83,7 +91,7 @@ import Testing
     @Test func theFirstProgressOfASmallAnswerRecordsItsValidatorWithoutASync() {
         var download = episode()
         _ = download.begin()
-        _ = download.responded(response(total: 50_000), now: start)
+        _ = download.responded(response(total: 50_000), now: start, room: anyRoom)
         #expect(download.progressed(TransferProgress(id: 1, bytes: 10_000, total: 50_000, speed: 1), now: start) == .record)
         #expect(download.record.bytes == 10_000)
     }
@@ -94,7 +102,7 @@ import Testing
         var download = episode()
         var retries = scheduler()
         _ = download.begin()
-        _ = download.responded(response(total: 4_000_000), now: start)
+        _ = download.responded(response(total: 4_000_000), now: start, room: anyRoom)
         let actions = download.transferFailed(lost(bytes: 500_000), batchStop: nil, scheduler: &retries)
         #expect(actions == [.transfer(resume: ResumePoint(offset: 500_000, etag: "\"e1\"", lastModified: nil, total: 4_000_000), notBefore: nil)])
         #expect(download.received == 500_000)
@@ -157,6 +165,74 @@ import Testing
         _ = download.begin()
         let cancelled = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 9_000)
         #expect(download.transferFailed(cancelled, batchStop: .interrupted, scheduler: &retries) == [.end(.paused(because: "interrupted", bytes: 9_000))])
+    }
+
+    // MARK: Room
+
+    @Test func anAnswerLargerThanTheRoomStopsBeforeItsBodyAndPausesWithTheReason() throws {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        let room = FreeSpaceCheck.Room(free: 8 * Self.mebibyte, floor: Self.mebibyte)
+        let why = try #require(FreeSpaceCheck.problem(size: 9 * Self.mebibyte, have: 0, in: room))
+        // The feed said 4 MB; the server says 9 MiB.
+        let actions = download.responded(response(total: 9 * Self.mebibyte, awaitsGoAhead: true), now: start, room: room)
+        #expect(actions == [.record, .cancelTransfer], "its validator and size are recorded, its body is never let go on")
+        #expect(download.record.resume.total == 9 * Self.mebibyte && download.record.resume.etag == "\"e1\"")
+        let stopped = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 0)
+        #expect(download.transferFailed(stopped, batchStop: nil, scheduler: &retries) == [.end(.paused(because: why, bytes: 0))])
+        #expect(download.phase == .ended)
+    }
+
+    @Test func aContinuedAnswerNeedsRoomOnlyForTheRestAndCountsTheRunningDownloads() throws {
+        let resume = ResumePoint(offset: 3 * Self.mebibyte, etag: "\"e1\"", lastModified: nil, total: 5 * Self.mebibyte)
+        let rest = response(total: 5 * Self.mebibyte, offset: 3 * Self.mebibyte, awaitsGoAhead: true)
+        var fits = episode(resume: resume)
+        _ = fits.begin()
+        #expect(fits.responded(rest, now: start, room: FreeSpaceCheck.Room(free: 3 * Self.mebibyte, floor: Self.mebibyte)) == [.record, .goAhead])
+
+        var crowded = episode(resume: resume)
+        var retries = scheduler()
+        _ = crowded.begin()
+        let room = FreeSpaceCheck.Room(free: 3 * Self.mebibyte, reserved: Self.mebibyte, floor: Self.mebibyte)
+        #expect(crowded.responded(rest, now: start, room: room) == [.record, .cancelTransfer])
+        let why = try #require(FreeSpaceCheck.problem(size: 5 * Self.mebibyte, have: 3 * Self.mebibyte, in: room))
+        #expect(why.contains("1.0 MiB of it for the downloads already running"), "\(why)")
+        // The partial file keeps its 3 MiB, and the record still vouches for them.
+        let stopped = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 3 * Self.mebibyte)
+        #expect(crowded.transferFailed(stopped, batchStop: nil, scheduler: &retries) == [.end(.paused(because: why, bytes: 3 * Self.mebibyte))])
+        #expect(crowded.record.resume.point(at: 3 * Self.mebibyte) == resume)
+    }
+
+    @Test func anAnswerThatFitsGoesOnAndOnlyAWaitingOneIsToldTo() {
+        let room = FreeSpaceCheck.Room(free: 100 * Self.mebibyte, floor: Self.mebibyte)
+        var waiting = episode()
+        _ = waiting.begin()
+        #expect(waiting.responded(response(total: 50_000, awaitsGoAhead: true), now: start, room: room) == [.goAhead])
+        var writing = episode()
+        _ = writing.begin()
+        #expect(writing.responded(response(total: 50_000), now: start, room: room) == [])
+    }
+
+    @Test func aStopAlreadyAskedKeepsItsWayWhenTheAnswerDoesNotFit() {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        #expect(download.stopAsked(.cancel) == [.cancelTransfer])
+        let full = FreeSpaceCheck.Room(free: 0, floor: Self.mebibyte)
+        #expect(download.responded(response(total: 50_000, awaitsGoAhead: true), now: start, room: full) == [], "neither let go on nor stopped twice")
+        let stopped = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 0)
+        #expect(download.transferFailed(stopped, batchStop: nil, scheduler: &retries) == [.end(.cancelled)])
+    }
+
+    @Test func whatAnEpisodeInFlightStillNeedsIsTheServersSizeLessWhatItHas() {
+        var download = episode()
+        #expect(download.stillNeeded == 4_000_000, "the feed's length before the server answers")
+        _ = download.begin()
+        _ = download.responded(response(total: 9_000_000), now: start, room: anyRoom)
+        _ = download.progressed(TransferProgress(id: 1, bytes: 2_000_000, total: 9_000_000, speed: 1), now: start)
+        #expect(download.stillNeeded == 7_000_000)
+        #expect(download.partialFolder == "/tmp/x/.partial")
     }
 
     // MARK: Digest

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PodcastHTTP
 @testable import PodcastKit
+import PodcastPlatform
 import PodcastTestSupport
 import Synchronization
 import Testing
@@ -296,5 +297,63 @@ import Testing
         let failure = try #require(failures(try await run([request]))[1])
         #expect(failure.kind == .htmlInsteadOfMedia)
         #expect(failure.bytes == 0, "nothing of the page was kept")
+    }
+
+    /// An answer bringing more than the request's `goAheadAbove` waits with its body unwritten
+    /// (the caller checks the room first): it is written once told to go ahead, and a cancel
+    /// leaves the partial file as it was; a smaller answer never waits.
+    @Test func anAnswerOverItsLimitWaitsUnwrittenForTheGoAhead() async throws {
+        let directory = try TemporaryDirectory(prefix: "engine-go-ahead")
+        let large = Self.body(7, size: 300_000)
+        let small = Self.body(8, size: 500)
+        let server = try LoopbackServer(routes: ["/large": .fixed(body: large), "/small": .fixed(body: small)])
+        let requests = [(1, "/large"), (2, "/large"), (3, "/small")].map { id, path in
+            var request = TransferRequest(id: id, url: server.url(path), partialPath: directory.path("\(id).part"), expectsMedia: false)
+            request.goAheadAbove = 1000
+            return request
+        }
+        let events = Mutex<[TransferEvent]>([])
+        let (answers, answered) = AsyncStream<TransferResponse>.makeStream()
+        let (ends, ended) = AsyncStream<Void>.makeStream()
+        let engine = try TransferEngine(settings: .init(http: HTTPSettings(stallTimeout: 2))) { turn in
+            events.withLock { $0.append(contentsOf: turn) }
+            for event in turn {
+                switch event {
+                case .responded(let answer): answered.yield(answer)
+                case .completed, .failed: ended.yield()
+                case .started, .progress, .filled: break
+                }
+            }
+        }
+        defer { engine.shutdown() }
+        for request in requests { engine.start(request) }
+        var waited: [Int] = []
+        for await answer in answers {
+            #expect(answer.awaitsGoAhead == (answer.id != 3), "\(answer)")
+            if answer.awaitsGoAhead {
+                // Its write callback held the first piece before the event went out.
+                #expect(FileIO.regularFileSize(directory.path("\(answer.id).part")) == 0, "nothing written while it waits")
+                waited.append(answer.id)
+                if answer.id == 1 { engine.goAhead(1) } else { engine.cancel(2) }
+            }
+            if waited.count == 2 { break }
+        }
+        var count = 0
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(60))
+            ended.finish()
+        }
+        for await _ in ends {
+            count += 1
+            if count == 3 { break }
+        }
+        deadline.cancel()
+        #expect(count == 3)
+        let all = events.withLock { $0 }
+        #expect(completed(all)[1]?.bytes == Int64(large.count))
+        #expect(try Data(contentsOf: URL(filePath: directory.path("1.part"))) == large)
+        #expect(failures(all)[2]?.kind == .cancelled && failures(all)[2]?.bytes == 0)
+        #expect(FileIO.regularFileSize(directory.path("2.part")) == 0)
+        #expect(try Data(contentsOf: URL(filePath: directory.path("3.part"))) == small)
     }
 }

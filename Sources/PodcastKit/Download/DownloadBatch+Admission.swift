@@ -72,12 +72,23 @@ extension DownloadBatch {
     /// Why the admitted episode `index` cannot start for want of room on its file system, if so:
     /// its size is the server's from an earlier attempt, else the feed's.
     private func roomProblem(of index: Int) -> String? {
-        guard let download = active[index] else { return nil }
-        let size = download.record.resume.total ?? download.item.entry.enclosureLength
-        guard size != nil else { return nil }
-        let folder = String(download.partialPath[..<(download.partialPath.lastIndex(of: "/") ?? download.partialPath.endIndex)])
-        return FreeSpaceCheck.problem(
-            size: size, have: download.plannedResume?.offset ?? 0, free: FileIO.calls.freeSpace(folder), floor: settings.minFreeSpace)
+        guard let download = active[index], let size = download.knownSize else { return nil }
+        return FreeSpaceCheck.problem(size: size, have: download.plannedResume?.offset ?? 0, in: room(for: index))
+    }
+
+    /// The room on the file system of episode `index`'s partial file as it stands now: what it
+    /// has free, less what the batch's other episodes in flight there (running or queued in the
+    /// engine) still need, those of known size. Episodes whose partial files are in the same
+    /// folder count as on the same file system; a subscription's own Episodes directory is
+    /// counted apart even when it shares a disk.
+    func room(for index: Int) -> FreeSpaceCheck.Room {
+        guard let folder = active[index]?.partialFolder else { return FreeSpaceCheck.Room(free: nil, floor: settings.minFreeSpace) }
+        var reserved: Int64 = 0
+        for (other, download) in active where other != index && download.phase.holdsTransferSlot && download.partialFolder == folder {
+            let (sum, overflow) = reserved.addingReportingOverflow(download.stillNeeded ?? 0)
+            reserved = overflow ? .max : sum
+        }
+        return FreeSpaceCheck.Room(free: FileIO.calls.freeSpace(String(folder)), reserved: reserved, floor: settings.minFreeSpace)
     }
 
     /// Makes the claimed episode `index` active (its state machine in `active`): false when it

@@ -174,7 +174,9 @@ public final class DownloadBatch {
         case .started:
             perform(active[id]?.transferStarted(), for: id, report: report)
         case .responded(let response):
-            perform(active[id]?.responded(response, now: .now), for: id, report: report)
+            // Taken before the machine is: it reads the other episodes.
+            let room = room(for: id)
+            perform(active[id]?.responded(response, now: .now, room: room), for: id, report: report)
         case .filled(_, let bytes):
             if placement.syncsToDisk { startWriteback(id, upTo: bytes) }
         case .completed(let done):
@@ -213,6 +215,8 @@ public final class DownloadBatch {
                 startTransfer(id, resume: resume, notBefore: notBefore)
             case .cancelTransfer:
                 engine?.cancel(id)
+            case .goAhead:
+                engine?.goAhead(id)
             case .prepare(let job):
                 preparer?.prepare(job)
             case .report(let update):
@@ -259,10 +263,11 @@ public final class DownloadBatch {
     /// before `notBefore`.
     private func startTransfer(_ id: Int, resume: ResumePoint?, notBefore: ContinuousClock.Instant?) {
         guard let engine, let download = active[id] else { return }
-        let request = TransferRequest(
+        var request = TransferRequest(
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: placement.syncsToDisk,
             maxSize: settings.maxEpisodeSize)
+        request.goAheadAbove = FreeSpaceCheck.unaskedBytes(in: room(for: id))
         engine.start(request)
     }
 

@@ -144,6 +144,8 @@ final class EngineLoop {
             } else if let handle = running.first(where: { $0.value.request.id == id })?.key {
                 finish(handle, multi: multi, event: cancelled(running[handle]))
             }
+        case .goAhead(let id):
+            running.values.first { $0.request.id == id }?.goAhead()
         }
     }
 

@@ -10,7 +10,9 @@ import PodcastPlatform
 /// A resumed transfer asks for the rest with `Range` and `If-Range`; what the answer means for the
 /// partial file (append, take whole, complete, start over) is `ResponseCheck`'s verdict, taken on
 /// the first body bytes (or at the end, for an answer without a body). Every piece written is
-/// held to a `BodyLimit`, so no body fills the disk.
+/// held to a `BodyLimit`, so no body fills the disk; an answer larger than the request's
+/// `goAheadAbove` waits, its first piece held by libcurl, until the caller has checked the room
+/// for it and calls `goAhead` (or cancels it).
 final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
@@ -32,6 +34,9 @@ final class Transfer {
     private(set) var refusal: FailedTransfer.Kind?
     /// What the current hop's answer is, as far as its body has shown.
     private var hop = Hop.unchecked
+    /// True while its accepted answer waits, its body unwritten, for `goAhead`
+    /// (`TransferRequest.goAheadAbove`): its write callback paused it at the first piece.
+    private var awaitsGoAhead = false
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
     /// While the transfer waits for the speed cap (its write callback paused it): the cap's turn
@@ -208,6 +213,14 @@ final class Transfer {
         TransferProgress(id: request.id, bytes: written, total: total, speed: speed.bytesPerSecond, answered: hop.isChecked, throttled: waitsForRate)
     }
 
+    /// Lets the transfer waiting at its answer write its body: libcurl hands the piece it holds
+    /// to the write callback within the unpause.
+    func goAhead() {
+        guard awaitsGoAhead else { return }
+        awaitsGoAhead = false
+        _ = podcast_curl_easy_unpause(easy.handle)
+    }
+
     /// After the hop ended with libcurl's result `code`: true when its answer was a redirect that
     /// `RedirectRule` lets it follow, and the handle now points at the target (take it out of
     /// the multi handle and add it again); false when the hop's answer is the transfer's end
@@ -306,6 +319,8 @@ final class Transfer {
                 return 0
             }
             if case .discarded = transfer.hop { return length }
+            // libcurl keeps this piece and hands it over again once the transfer goes ahead.
+            if transfer.awaitsGoAhead { return podcast_curl_writefunc_pause }
         case .discarded:
             return length
         case .file:
@@ -401,9 +416,10 @@ final class Transfer {
         let serverLength = answer.isEncoded ? answer.contentLength : total
         limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxSize: request.maxSize, cap: request.sizeCap)
         if let total, total > limit.bytes { return .tooLarge(limit.reason(url: url)) }
+        if let total, let unasked = request.goAheadAbove { awaitsGoAhead = total - written > unasked }
         outbox.post(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: answer.etag,
-            lastModified: answer.lastModified, encoded: answer.isEncoded, startedOver: startedOver)))
+            lastModified: answer.lastModified, encoded: answer.isEncoded, startedOver: startedOver, awaitsGoAhead: awaitsGoAhead)))
         return nil
     }
 

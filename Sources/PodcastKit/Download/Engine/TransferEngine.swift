@@ -73,6 +73,12 @@ public final class TransferEngine: Sendable {
         mailbox.post(.cancel(id))
     }
 
+    /// Lets the transfer `id`, waiting at its answer (`TransferResponse.awaitsGoAhead`), write
+    /// its body; nothing for a transfer that does not wait.
+    public func goAhead(_ id: Int) {
+        mailbox.post(.goAhead(id))
+    }
+
     /// Stops every transfer and ends the engine thread, waiting for it. Transfers still running
     /// end with a `.cancelled` failure event first.
     public func shutdown() {
@@ -89,6 +95,7 @@ public final class TransferEngine: Sendable {
 enum EngineCommand: Sendable {
     case start(TransferRequest)
     case cancel(Int)
+    case goAhead(Int)
 }
 
 /// The commands waiting for the engine thread, and the means to wake it.

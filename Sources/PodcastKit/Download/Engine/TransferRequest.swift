@@ -39,6 +39,12 @@ public struct TransferRequest: Sendable, Equatable {
     /// The most the server may take to start answering (to send its status line); nil for no
     /// limit beyond the connect timeout and the stall timeout.
     public var firstByteTimeout: Duration?
+    /// An answer bringing more than this many bytes (its size less what the partial file holds)
+    /// waits, its body unwritten, for the caller to check it against the room on the disk and
+    /// call `TransferEngine.goAhead` (or `cancel`): the answer tells (`TransferResponse.awaitsGoAhead`).
+    /// Nil: no answer waits. A feed can leave an episode's length out, or write 0 or 1, so the
+    /// server's is the first size worth checking (`FreeSpaceCheck`).
+    public var goAheadAbove: Int64?
     /// HTTP settings of this request's own, in place of the engine's (a feed's: without the
     /// download headers); nil for the engine's.
     public var http: HTTPSettings?
@@ -104,6 +110,9 @@ public struct TransferResponse: Sendable, Equatable {
     public var encoded: Bool
     /// Why a resumed transfer is taking the whole file again (the partial was truncated), if it is.
     public var startedOver: String?
+    /// True when the transfer waits, no byte of its body written, for `TransferEngine.goAhead`
+    /// (its answer brings more than the request's `goAheadAbove`).
+    public var awaitsGoAhead = false
 }
 
 /// How far one running transfer has got.

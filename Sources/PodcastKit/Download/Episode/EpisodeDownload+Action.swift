@@ -6,6 +6,8 @@ extension EpisodeDownload {
         case transfer(resume: ResumePoint?, notBefore: ContinuousClock.Instant?)
         /// Stop the running transfer; it comes back as a failure (`transferFailed`).
         case cancelTransfer
+        /// Let the transfer waiting at its answer write its body (`TransferEngine.goAhead`).
+        case goAhead
         /// Check, tag and hash the complete file off the batch's thread; its outcome comes back
         /// through `prepared`.
         case prepare(FilePreparation)
@@ -35,6 +37,23 @@ extension EpisodeDownload {
         case failed(because: String, bytes: Int64, final: Bool)
         /// Withdrawn by `podcast cancel`: partial file and record go.
         case cancelled
+    }
+
+    /// Why a running transfer was stopped, carried out when it comes back.
+    enum PendingStop: Equatable {
+        /// `podcast pause` or `podcast cancel` asked.
+        case asked(StopRequest)
+        /// The server's answer does not fit in the room its file system has: the reason.
+        case noRoom(String)
+
+        /// How the episode ends for it, its partial file holding `bytes`.
+        func ending(bytes: Int64) -> Ending {
+            switch self {
+            case .asked(.pause): .paused(because: "paused", bytes: bytes)
+            case .asked(.cancel): .cancelled
+            case .noRoom(let why): .paused(because: why, bytes: bytes)
+            }
+        }
     }
 
     /// How a progress report is written.

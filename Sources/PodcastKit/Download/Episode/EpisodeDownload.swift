@@ -67,8 +67,9 @@ struct EpisodeDownload {
     private(set) var received: Int64 = 0
     /// Whether the file was already fetched again because it did not match the feed's digest.
     private(set) var refetchedForIntegrity = false
-    /// A pause or cancel asked while its transfer runs, carried out when the transfer ends.
-    private(set) var stopRequest: StopRequest?
+    /// Why its running transfer was stopped (a pause or cancel asked, no room for the server's
+    /// answer), carried out when the transfer ends.
+    private(set) var pendingStop: PendingStop?
 
     /// An episode claimed with `record`, continuing `previous` (an earlier run's record) when its
     /// partial file can be trusted: `resumePlan` is what `ResumePlan` made of it.
@@ -95,6 +96,23 @@ struct EpisodeDownload {
             self.record.resume.durableBytes = 0
             self.record.bytes = 0
         }
+    }
+
+    /// Its whole file's size, when known: the server's from an answer (this run's or an earlier
+    /// one's), else the feed's.
+    var knownSize: Int64? {
+        record.resume.total ?? item.entry.enclosureLength
+    }
+
+    /// The bytes its file still needs, when its size is known: the room it takes on its file
+    /// system while it is in flight (`FreeSpaceCheck.Room.reserved`).
+    var stillNeeded: Int64? {
+        knownSize.map { max(0, $0 - record.bytes) }
+    }
+
+    /// The folder its partial file is in: which file system's room it takes.
+    var partialFolder: Substring {
+        partialPath[..<(partialPath.lastIndex(of: "/") ?? partialPath.endIndex)]
     }
 
     /// Where a new attempt continues: the partial file's `bytes`, checked by the validators the
@@ -133,8 +151,13 @@ extension EpisodeDownload {
         return [.report(.started(item))]
     }
 
-    /// The server's answer was accepted (`ResponseCheck`); its body is being written.
-    mutating func responded(_ answer: TransferResponse, now: ContinuousClock.Instant) -> [Action] {
+    /// The server's answer was accepted (`ResponseCheck`); its body is being written, or waits
+    /// for the go-ahead (`TransferResponse.awaitsGoAhead`). The server's size, which a feed
+    /// leaves out or gets wrong (`length="0"`), is checked against `room`, its file system's as
+    /// the batch sees it now (`FreeSpaceCheck`): an answer that does not fit stops its transfer,
+    /// before its body is written when it waits, and the episode is paused with the reason when
+    /// the transfer comes back, its partial file and resume data kept for `podcast resume`.
+    mutating func responded(_ answer: TransferResponse, now: ContinuousClock.Instant, room: FreeSpaceCheck.Room) -> [Action] {
         currentAttempt.response = answer
         currentAttempt.lastCheckpoint = nil
         // No validator for an encoded body: its partial file is never continued, only restarted.
@@ -157,7 +180,13 @@ extension EpisodeDownload {
             currentAttempt.lastCheckpoint = now
             actions.append(.record)
         }
-        return actions
+        // A transfer already being stopped neither goes on nor needs another reason.
+        guard pendingStop == nil else { return actions }
+        if let why = FreeSpaceCheck.problem(size: answer.total, have: answer.offset, in: room) {
+            pendingStop = .noRoom(why)
+            return actions + [.cancelTransfer]
+        }
+        return actions + (answer.awaitsGoAhead ? [.goAhead] : [])
     }
 
     /// The transfer reached `progress`: how much of it to write, and how.
@@ -202,10 +231,10 @@ extension EpisodeDownload {
     mutating func stopAsked(_ request: StopRequest) -> [Action] {
         switch phase {
         case .queued, .transferring, .waitingToRetry:
-            stopRequest = request
+            pendingStop = .asked(request)
             return [.cancelTransfer]
         case .preparing:
-            stopRequest = request
+            pendingStop = .asked(request)
             return []
         case .finishing, .completing, .ended:
             return []
@@ -236,11 +265,10 @@ extension EpisodeDownload {
     /// an end.
     mutating func transferFailed(_ failure: FailedTransfer, batchStop: BatchOutcome.Stop?, scheduler: inout RetryScheduler) -> [Action] {
         received += failure.received
-        if let request = stopRequest {
-            stopRequest = nil
+        if let stop = pendingStop {
+            pendingStop = nil
             // A transfer cancelled while it waited reports 0 bytes; the file still holds what it had.
-            let bytes = max(failure.bytes, record.bytes)
-            return end(request == .pause ? .paused(because: "paused", bytes: bytes) : .cancelled)
+            return end(stop.ending(bytes: max(failure.bytes, record.bytes)))
         }
         if let batchStop {
             return end(.paused(because: batchStop.reason, bytes: failure.bytes))
@@ -305,9 +333,9 @@ extension EpisodeDownload {
         }
         refetchedForIntegrity = true
         let warning = Action.report(.warning(item, "the file does not match the feed's \(check) digest: fetching it again"))
-        if let request = stopRequest {
-            stopRequest = nil
-            return [warning, .discardPartial] + end(request == .pause ? .paused(because: "paused", bytes: 0) : .cancelled)
+        if let stop = pendingStop {
+            pendingStop = nil
+            return [warning, .discardPartial] + end(stop.ending(bytes: 0))
         }
         if let batchStop { return [warning, .discardPartial] + end(.paused(because: batchStop.reason, bytes: 0)) }
         return [warning, .discardPartial] + attempt(resume: nil, notBefore: nil)
