@@ -44,7 +44,7 @@ public enum SettingsSchema {
             "Stops an episode whose file grows past this size."),
         SettingDefinition(
             "min-free-space", .download, \.engine.minFreeSpace, .size, flag: "--min-free-space", records: .batch,
-            "Room left free on the Episodes file system: an episode of known size that would leave less waits, paused."),
+            "Room left free on the Episodes file system: an episode that would leave less, by the feed's or the server's size and with the downloads running, waits, paused."),
         SettingDefinition(
             "on-episode", .download, \.library.onEpisode,
             .optionalText("a shell command") { (command) throws(SettingProblem) in
