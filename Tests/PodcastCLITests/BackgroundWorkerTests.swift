@@ -9,7 +9,7 @@ import Testing
     @Test func backgroundBatchReturnsAtOnceAndDownloadsEveryEpisodeByteIdentical() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 3, size: 400_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: Self.held(stallTimeout: 1))
         let guardian = WorkerGuard(podcast)
 
         let launched = try await podcast.run(["download", "all", "--background"])
@@ -21,7 +21,7 @@ import Testing
         #expect(BackgroundScenario.workerRuns(podcast))
         for episode in episodes { episode.gate.open() }
 
-        let finished = try await ResumeScenario.wait(upTo: .seconds(60)) {
+        let finished = try await ResumeScenario.wait(upTo: Self.afterTheGatesOpen) {
             episodes.allSatisfy { podcast.finishedFile(titled: $0.title) != nil } && !BackgroundScenario.workerRuns(podcast)
         }
         #expect(finished, "worker log: \(String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/worker.log") ?? Data(), as: UTF8.self))")
@@ -36,7 +36,7 @@ import Testing
     @Test func aSecondRequestJoinsTheRunningDownloadsInsteadOfWaiting() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 300_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 5\n")
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: Self.held(stallTimeout: 5))
         let guardian = WorkerGuard(podcast)
         // Listing number 2 is the older episode, episodes[0].
         let (first, second) = (episodes[0], episodes[1])
@@ -53,7 +53,7 @@ import Testing
         #expect(podcast.finishedFile(titled: first.title) == nil)
         for episode in episodes { episode.gate.open() }
 
-        let finished = try await ResumeScenario.wait(upTo: .seconds(60)) {
+        let finished = try await ResumeScenario.wait(upTo: Self.afterTheGatesOpen) {
             episodes.allSatisfy { podcast.finishedFile(titled: $0.title) != nil } && !BackgroundScenario.workerRuns(podcast)
         }
         let log = String(decoding: FileManager.default.contents(atPath: podcast.stateDirectory + "/worker.log") ?? Data(), as: UTF8.self)
@@ -109,7 +109,7 @@ import Testing
     @Test func secondBackgroundRequestJoinsTheRunningWorker() async throws {
         let server = try LoopbackServer()
         let episodes = BackgroundScenario.show(count: 2, size: 300_000, on: server)
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "stall-timeout = 1\n")
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: Self.held(stallTimeout: 1))
         let guardian = WorkerGuard(podcast)
 
         // The first episode is held back, so the first worker is still busy with it.
@@ -121,7 +121,7 @@ import Testing
         #expect(second.stderr.contains("(pid \(firstWorker))"))
         for episode in episodes { episode.gate.open() }
 
-        let finished = try await ResumeScenario.wait(upTo: .seconds(60)) {
+        let finished = try await ResumeScenario.wait(upTo: Self.afterTheGatesOpen) {
             episodes.allSatisfy { podcast.finishedFile(titled: $0.title) != nil } && !BackgroundScenario.workerRuns(podcast)
         }
         #expect(finished)
@@ -176,7 +176,8 @@ import Testing
         let copy = scratch.path("summary.json")
         let runs = scratch.path("runs")
 
-        let command = #"cp "$PODCAST_SUMMARY" '\#(copy)'; echo "$PODCAST_SUMMARY" >> '\#(runs)'"#
+        // The command may outlive the worker: the copy appears whole (a rename), and last.
+        let command = #"echo "$PODCAST_SUMMARY" >> '\#(runs)'; cp "$PODCAST_SUMMARY" '\#(copy).part' && mv '\#(copy).part' '\#(copy)'"#
         let launched = try await podcast.run(["download", "all", "--background", "--on-complete", command])
         #expect(launched.status == 0, "\(launched.stderr)")
         #expect(try await ResumeScenario.wait(upTo: .seconds(60)) {
@@ -199,6 +200,18 @@ import Testing
         #expect(status.stdout.contains("downloaded 2, skipped 0, failed 0"))
         _ = guardian
     }
+
+    /// The configuration of a test that holds episodes back: attempts that end `stallTimeout`
+    /// seconds into a held answer gain too little to count as progress, and with the scenario's
+    /// quick retries the sixth such would give the episode up (and end the worker) some seconds
+    /// in, before a slow run opens the gates; so they are never given up.
+    private static func held(stallTimeout: Int) -> String {
+        "stall-timeout = \(stallTimeout)\nretries = 1000\n"
+    }
+
+    /// How long the episodes may take once the gates open: the back-off of the held attempts
+    /// doubles up to a minute.
+    private static let afterTheGatesOpen = Duration.seconds(150)
 
     /// The worker pid of a `download --background --json` document.
     private static func workerPID(inLaunch stdout: String) -> Int? {
