@@ -164,6 +164,26 @@ import Testing
         #expect(try await SubscriptionScenario.subscriptions(podcast)[hour.title]?["on_episode"] is NSNull)
     }
 
+    @Test func importGivesEveryFeedOfTheFileTheCommandAndABlankOneIsAUsageError() async throws {
+        let scratch = try TemporaryDirectory(prefix: "hook")
+        let file = scratch.path("list.opml")
+        // Never fetched: import reads the file only.
+        try #"<?xml version="1.0"?><opml version="2.0"><head><title>L</title></head><body><outline text="A" xmlUrl="http://127.0.0.1:9/a.xml"/><outline text="B" xmlUrl="http://127.0.0.1:9/b.xml"/></body></opml>"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let podcast = try SubscriptionScenario.home()
+
+        let blank = try await podcast.run(["import", file, "--on-episode", "  "])
+        #expect(blank.status == 64, "\(blank.stderr)")
+        #expect(blank.stderrLines.first == "error: --on-episode is empty; give a command, or leave it out; see 'podcast import --help'")
+        #expect(try await SubscriptionScenario.subscriptions(podcast).isEmpty)
+
+        let imported = try await podcast.run(["import", file, "--on-episode", "echo \"$PODCAST_FILE\""])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let listed = try await SubscriptionScenario.subscriptions(podcast)
+        #expect(listed.keys.sorted() == ["A", "B"])
+        #expect(listed.values.allSatisfy { $0["on_episode"] as? String == "echo \"$PODCAST_FILE\"" })
+    }
+
     @Test func theBackgroundWorkerRunsASubscriptionsOwnCommand() async throws {
         let scratch = try TemporaryDirectory(prefix: "hook")
         let server = try LoopbackServer()
