@@ -5,9 +5,9 @@ import Testing
 
 /// An OPML entry that is a show's web page rather than its feed: `import` stores it as written
 /// (it fetches nothing), and the first `update` reads the page for the feed it names, moves the
-/// subscription there with a note and downloads as for any feed. A page that names no feed is one
-/// error line for that subscription alone; an established subscription that answers with a page
-/// stays a failure.
+/// subscription there with a note and downloads as for any feed (in the background worker too).
+/// A page that names no feed is one error line for that subscription alone; an established
+/// subscription that answers with a page stays a failure.
 @Suite(.timeLimit(.minutes(5))) struct ImportedPageTests {
     private static func page(head: String) -> ServerRoute {
         .fixed(body: Data("<!doctype html><html><head><title>A Show</title>\(head)</head><body><p>Listen!</p></body></html>".utf8),
@@ -65,6 +65,25 @@ import Testing
         #expect(server.requestCount(path: "/paged/") == pageRequests)
         #expect(paged.filesOnDisk(in: podcast) == [paged.fileName(3), paged.fileName(4)].sorted())
         #expect(server.requestCount(path: paged.episode(3).path) == 1)
+    }
+
+    @Test func theBackgroundWorkerFollowsAnImportedPageToo() async throws {
+        let scratch = try TemporaryDirectory(prefix: "imported-page")
+        let server = try LoopbackServer()
+        let paged = ServedShow("Paged Show", slug: "paged", episodes: 2, on: server)
+        server.setRoute("/paged/", Self.page(head: #"<link rel="alternate" type="application/rss+xml" href="/paged/feed.xml">"#))
+        let file = scratch.path("mine.opml")
+        try Self.opml([("Paged Show", server.url("/paged/"))]).write(toFile: file, atomically: true, encoding: .utf8)
+        let podcast = try SubscriptionScenario.home()
+        let guardian = WorkerGuard(podcast)
+        #expect(try await podcast.run(["import", file]).status == 0)
+
+        let launched = try await podcast.run(["update", "--background"])
+        #expect(launched.status == 0, "\(launched.stderr)")
+        #expect(try await ResumeScenario.wait(upTo: .seconds(60)) { paged.stored(2, in: podcast) != nil && !BackgroundScenario.workerRuns(podcast) })
+        #expect(paged.stored(2, in: podcast) == paged.episode(2).body)
+        #expect(try await SubscriptionScenario.subscriptions(podcast)["Paged Show"]?["url"] as? String == paged.feedURL)
+        _ = guardian
     }
 
     @Test func anEstablishedSubscriptionThatAnswersWithAPageStaysAFailure() async throws {
