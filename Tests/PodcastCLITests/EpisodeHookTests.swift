@@ -125,6 +125,81 @@ import Testing
         #expect(Set(runs.compactMap { $0["file"] }) == Set(show.fileNames(2, 3).map { show.folder(in: podcast) + "/" + $0 }))
     }
 
+    @Test func aSubscriptionsOwnCommandReplacesTheRunsForItsEpisodesAlone() async throws {
+        let scratch = try TemporaryDirectory(prefix: "hook")
+        let server = try LoopbackServer()
+        let hour = ServedShow("Loopback Hour", slug: "hour", episodes: 2, on: server)
+        let plain = ServedShow("Plain Show", slug: "plain", episodes: 2, on: server)
+        let quiet = ServedShow("Quiet Show", slug: "quiet", episodes: 2, on: server)
+        let (own, run) = (scratch.path("own"), scratch.path("run"))
+        let podcast = try SubscriptionScenario.home(configuration: "[download]\non-episode = '''\(Self.recorder(run))'''\n")
+        try await SubscriptionScenario.subscribe(podcast, to: hour, ["--on-episode", "exit 9", "--keep", "5"])
+        // Subscribing again with another command changes that setting and nothing else.
+        let changed = try await podcast.run(["subscribe", hour.feedURL, "--on-episode", Self.recorder(own)])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stderr.contains("changed the settings of \"Loopback Hour\""), "\(changed.stderr)")
+        try await SubscriptionScenario.subscribe(podcast, to: plain)
+        try await SubscriptionScenario.subscribe(podcast, to: quiet, ["--on-episode", ":"])
+        let listed = try await SubscriptionScenario.subscriptions(podcast)
+        #expect(listed[hour.title]?["on_episode"] as? String == Self.recorder(own))
+        #expect(listed[hour.title]?["keep"] as? Int == 5)
+        #expect(listed[plain.title]?["on_episode"] is NSNull)
+        #expect(listed[quiet.title]?["on_episode"] as? String == ":")
+
+        let update = try await podcast.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let ownRuns = Self.recorded(own)
+        #expect(ownRuns.map { $0["title"] } == ["Episode 2"], "\(ownRuns)")
+        #expect(ownRuns.map { $0["file"] } == [hour.folder(in: podcast) + "/" + hour.fileName(2)])
+        #expect(SubscriptionScenario.contents(hour.folder(in: podcast) + "/" + hour.fileName(2)) == hour.episode(2).body)
+        // The subscription without a command of its own took the configuration's; ':' ran none.
+        let runRuns = Self.recorded(run)
+        #expect(runRuns.map { $0["podcast"] } == [plain.title], "\(runRuns)")
+        #expect(runRuns.map { $0["file"] } == [plain.folder(in: podcast) + "/" + plain.fileName(2)])
+        #expect(!update.stderr.contains("--on-episode command exited"), "\(update.stderr)")
+
+        // '' gives the subscription back the run's command.
+        let cleared = try await podcast.run(["subscribe", hour.feedURL, "--on-episode", ""])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        #expect(try await SubscriptionScenario.subscriptions(podcast)[hour.title]?["on_episode"] is NSNull)
+    }
+
+    @Test func importGivesEveryFeedOfTheFileTheCommandAndABlankOneIsAUsageError() async throws {
+        let scratch = try TemporaryDirectory(prefix: "hook")
+        let file = scratch.path("list.opml")
+        // Never fetched: import reads the file only.
+        try #"<?xml version="1.0"?><opml version="2.0"><head><title>L</title></head><body><outline text="A" xmlUrl="http://127.0.0.1:9/a.xml"/><outline text="B" xmlUrl="http://127.0.0.1:9/b.xml"/></body></opml>"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let podcast = try SubscriptionScenario.home()
+
+        let blank = try await podcast.run(["import", file, "--on-episode", "  "])
+        #expect(blank.status == 64, "\(blank.stderr)")
+        #expect(blank.stderrLines.first == "error: --on-episode is empty; give a command, or leave it out; see 'podcast import --help'")
+        #expect(try await SubscriptionScenario.subscriptions(podcast).isEmpty)
+
+        let imported = try await podcast.run(["import", file, "--on-episode", "echo \"$PODCAST_FILE\""])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let listed = try await SubscriptionScenario.subscriptions(podcast)
+        #expect(listed.keys.sorted() == ["A", "B"])
+        #expect(listed.values.allSatisfy { $0["on_episode"] as? String == "echo \"$PODCAST_FILE\"" })
+    }
+
+    @Test func theBackgroundWorkerRunsASubscriptionsOwnCommand() async throws {
+        let scratch = try TemporaryDirectory(prefix: "hook")
+        let server = try LoopbackServer()
+        let hour = ServedShow("Loopback Hour", slug: "hour", episodes: 2, on: server)
+        let own = scratch.path("own")
+        let podcast = try SubscriptionScenario.home()
+        let guardian = WorkerGuard(podcast)
+        try await SubscriptionScenario.subscribe(podcast, to: hour, ["--on-episode", Self.recorder(own)])
+
+        let launched = try await podcast.run(["update", "--background"])
+        #expect(launched.status == 0, "\(launched.stderr)")
+        #expect(try await ResumeScenario.wait(upTo: .seconds(60)) { Self.recorded(own).count == 1 && !BackgroundScenario.workerRuns(podcast) })
+        #expect(Self.recorded(own).map { $0["file"] } == [hour.folder(in: podcast) + "/" + hour.fileName(2)])
+        _ = guardian
+    }
+
     @Test func theBackgroundWorkerHandsOnItsEpisodes() async throws {
         let scratch = try TemporaryDirectory(prefix: "hook")
         let server = try LoopbackServer()

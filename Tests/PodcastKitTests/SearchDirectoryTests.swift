@@ -177,8 +177,8 @@ import Testing
         do {
             let store = try StateStore(path: path)
             try store.lastSearch.replace(with: SearchOutcome(query: SearchQuery(term: "old"), results: [], directory: "fyyd"))
-            // The file as the version before the column wrote it.
-            let before = try #require(StateStore.migrations.firstIndex { $0.summary.contains("which directory the last search asked") })
+            // The file as the version before the column wrote it (later steps find their work done).
+            let before = try #require(StateStore.migrations.firstIndex { $0.summary.hasPrefix("which directory the last search asked") })
             try store.connection.execute("ALTER TABLE last_search DROP COLUMN directory; PRAGMA user_version = \(before)")
         }
         let upgraded = try StateStore(path: path)

@@ -174,4 +174,60 @@ import Testing
         _ = broken.answered(.init(status: 200, digest: "d"))
         #expect(broken.parsed(.failure(FeedError(.html, source: "http://h/feed.xml"))) == .end(.failed(FeedError(.html, source: "http://h/feed.xml"))))
     }
+
+    @Test func aPageAtANewSubscriptionsAddressIsFollowedToTheFeedItNames() {
+        var refresh = FeedRefresh(subscription: 1, url: "http://h/show/", last: .init(), followsPage: true)
+        #expect(refresh.answered(.init(status: 200, digest: "page")) == .parse(url: "http://h/show/"))
+        #expect(refresh.parsed(.failure(FeedError(.html, source: "http://h/show/"))) == .readPage(url: "http://h/show/"))
+        let found = FeedResolution(link: "http://h/show/", feeds: ["http://h/feed.xml"], chosen: "http://h/feed.xml", way: .alternate)
+        #expect(refresh.pageRead(.success(found)) == .fetch(url: "http://h/feed.xml", conditional: false))
+        #expect(refresh.answered(.init(status: 200, digest: "feed")) == .parse(url: "http://h/feed.xml"))
+        #expect(refresh.parsed(.success(Self.page([Self.episode("a", day: 1)]))) == .end(.updated))
+        #expect(refresh.address == "http://h/feed.xml" && refresh.documentURL == "http://h/feed.xml" && refresh.digest == "feed")
+        #expect(refresh.moves == [.init(from: "http://h/show/", to: "http://h/feed.xml", cause: .page(found))])
+        // The feed lane stops a page at its first bytes: that failure asks for the page too.
+        var stopped = FeedRefresh(subscription: 1, url: "http://h/show/", last: .init(), followsPage: true)
+        #expect(stopped.failed(FeedError(.html, source: "http://h/show/")) == .readPage(url: "http://h/show/"))
+    }
+
+    @Test func aPageIsFollowedOnlyForANewSubscriptionOnceAndNeverOntoAnothersFeed() {
+        let html = FeedError(.html, source: "http://h/show/")
+        let found = FeedResolution(link: "http://h/show/", feeds: ["http://h/feed.xml"], chosen: "http://h/feed.xml", way: .alternate)
+        // An established subscription that answers with a page fails, as ever.
+        var established = FeedRefresh(subscription: 1, url: "http://h/show/", last: .init())
+        _ = established.answered(.init(status: 200, digest: "page"))
+        #expect(established.parsed(.failure(html)) == .end(.failed(html)))
+
+        // The feed a page names that is a page too fails, and the subscription stays where it was.
+        var twice = FeedRefresh(subscription: 1, url: "http://h/show/", last: .init(), followsPage: true)
+        _ = twice.answered(.init(status: 200, digest: "page"))
+        _ = twice.parsed(.failure(html))
+        _ = twice.pageRead(.success(found))
+        _ = twice.answered(.init(status: 200, digest: "again"))
+        let end = twice.parsed(.failure(FeedError(.html, source: "http://h/feed.xml")))
+        guard case .end(.failed(let error)) = end else { Issue.record("not a failure: \(end)"); return }
+        #expect(error.source == "http://h/feed.xml (found from http://h/show/)")
+        #expect(twice.address == "http://h/show/" && twice.documentURL == "http://h/show/" && twice.moves.isEmpty)
+
+        // A page that names no feed fails with that.
+        var bare = FeedRefresh(subscription: 1, url: "http://h/show/", last: .init(), followsPage: true)
+        _ = bare.answered(.init(status: 200, digest: "page"))
+        _ = bare.parsed(.failure(html))
+        let none = FeedError(.noFeedOnPage(readLimit: nil), source: "http://h/show/")
+        #expect(bare.pageRead(.failure(none)) == .end(.failed(none)))
+        #expect(bare.moves.isEmpty)
+
+        // A page naming another subscription's feed takes nothing of it.
+        var taken = FeedRefresh(
+            subscription: 1, url: "http://h/show/", last: .init(), owners: ["http://h/feed.xml": .init(subscription: 2, title: "Other")],
+            followsPage: true)
+        _ = taken.answered(.init(status: 200, digest: "page"))
+        _ = taken.parsed(.failure(html))
+        guard case .end(.failed(let refused)) = taken.pageRead(.success(found)), case .movedOntoAnother(let line) = refused.kind else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(line.contains("http://h/show/ is a web page pointing to http://h/feed.xml, which is the subscription") && line.contains("\"Other\""))
+        #expect(taken.moves.isEmpty && taken.address == "http://h/show/")
+    }
 }

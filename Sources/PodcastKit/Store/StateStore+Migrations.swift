@@ -644,6 +644,17 @@ extension StateStore {
                     "batches", "options", where: "finished_at IS NOT NULL", with: LegacySettingsRecords.withoutProxy, in: connection)
             }
         ),
+        Migration(
+            summary: "each subscription's own on-episode command",
+            sql: "",
+            carryOver: { connection throws(SQLiteError) in
+                // As above: a file brought back to an earlier version may have the column already.
+                let columns = try connection.prepare("SELECT name FROM pragma_table_info('subscriptions')")
+                guard try !columns.rows({ row throws(SQLiteError) in try row.string(at: 0) }).contains("on_episode") else { return }
+                // NULL: the run's hook, as every subscription had before there was a choice.
+                try connection.execute("ALTER TABLE subscriptions ADD COLUMN on_episode TEXT")
+            }
+        ),
     ]
 
     /// `identity` as `Episode.identity` makes it now: an enclosure fallback by the URL's key.

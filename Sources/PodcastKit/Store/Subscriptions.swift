@@ -348,7 +348,7 @@ public struct Subscriptions {
     private func saveSettings(_ settings: SubscriptionSettings, of id: Int) throws(SQLiteError) {
         let update = try store.connection.prepare("""
             UPDATE subscriptions SET first = :first, keep = :keep, episodes_dir = :dir, name_template = :template,
-                no_download = :no_download, companions = :companions WHERE id = :id
+                no_download = :no_download, companions = :companions, on_episode = :on_episode WHERE id = :id
             """)
         try update.bind(settings.first, named: ":first")
         try update.bind(settings.keep, named: ":keep")
@@ -356,6 +356,7 @@ public struct Subscriptions {
         try update.bind(settings.nameTemplate?.text, named: ":template")
         try update.bind(settings.noDownload ? 1 : 0, named: ":no_download")
         try update.bind(settings.companions.map(Companion.list), named: ":companions")
+        try update.bind(settings.onEpisode, named: ":on_episode")
         try update.bind(id, named: ":id")
         try update.run()
     }
@@ -479,7 +480,7 @@ public struct Subscriptions {
     private func selectSubscriptions(where condition: String) throws(SQLiteError) -> [Subscription] {
         let query = try store.connection.prepare("""
             SELECT id, url, title, html_url, first, keep, episodes_dir, name_template, no_download, gone, has_baseline,
-                last_update, last_result, last_error, companions
+                last_update, last_result, last_error, companions, on_episode
             FROM subscriptions WHERE \(condition) ORDER BY title COLLATE NOCASE, id
             """)
         return try query.rows { row throws(SQLiteError) in
@@ -487,10 +488,11 @@ public struct Subscriptions {
             var settings = SubscriptionSettings(
                 first: try row.int(at: 4), keep: row.optionalInt(at: 5), episodesDirectory: row.optionalString(at: 6),
                 noDownload: try row.int(at: 8) == 1)
-            let (template, companions) = (row.optionalString(at: 7), row.optionalString(at: 14))
+            let (template, companions, hook) = (row.optionalString(at: 7), row.optionalString(at: 14), row.optionalString(at: 15))
             do throws(StoredSettingsError) {
                 settings.nameTemplate = try Self.stored(template, as: "name-template")?.library.nameTemplate
                 settings.companions = try Self.stored(companions, as: "with")?.library.companions
+                settings.onEpisode = try Self.stored(hook, as: "on-episode")?.library.onEpisode
             } catch {
                 throw SQLiteError.unreadable("the subscription \"\(title)\"", error)
             }

@@ -17,6 +17,12 @@ import PodcastHTTP
 /// `itunes:new-feed-url` is not fetched, and the feed is read from the document it came in; a
 /// permanent redirect has already brought the other feed's document, so the fetch fails and
 /// none of it is kept.
+///
+/// A subscription that has no baseline yet (imported from OPML as its show's web page, never
+/// read) may answer with a web page: when asked (`followsPage`), the page is read for the feed
+/// it names (`FeedPage`, as `subscribe` reads one), and the subscription moves there, said like
+/// any move. An established subscription that answers with a page fails as ever: a page must not
+/// move it in silence.
 struct FeedRefresh {
     /// How a feed moved.
     struct Move: Sendable, Equatable {
@@ -24,6 +30,17 @@ struct FeedRefresh {
         enum Cause: Sendable, Equatable {
             case permanentRedirect
             case newFeedURL
+            /// The address answered with a web page naming the feed (`followsPage`).
+            case page(FeedResolution)
+
+            /// What the old address did, in a line that names it first and goes on `to <new address>`.
+            var verb: String {
+                switch self {
+                case .permanentRedirect: "redirects permanently"
+                case .newFeedURL: "says it moved (itunes:new-feed-url)"
+                case .page: "is a web page pointing"
+                }
+            }
         }
 
         var from: String
@@ -48,11 +65,10 @@ struct FeedRefresh {
 
         /// The line that says so, naming both addresses and the other subscription.
         var description: String {
-            let why = move.cause == .permanentRedirect ? "redirects permanently" : "says it moved (itunes:new-feed-url)"
             let outcome = readWhereItIs
                 ? "the move is refused and the feed is read where it is"
                 : "the move is refused and nothing of that feed is recorded for this subscription"
-            return "\(move.from) \(why) to \(move.to), which is the subscription "
+            return "\(move.from) \(move.cause.verb) to \(move.to), which is the subscription "
                 + "\"\(owner)\": \(outcome); if the two are the same podcast, unsubscribe one of them"
         }
     }
@@ -73,6 +89,9 @@ struct FeedRefresh {
         case fetch(url: String, conditional: Bool)
         /// Parse the body just fetched, as the document at `url`.
         case parse(url: String)
+        /// The answer at `url` is a web page: fetch it as a page (the feed lane stops at a page's
+        /// first bytes), read it for the feed it names (`FeedPage`) and hand that to `pageRead`.
+        case readPage(url: String)
         /// The feed is done.
         case end(Ending)
     }
@@ -116,6 +135,9 @@ struct FeedRefresh {
         var owners: [String: Owner]
         /// True when the episodes are wanted even if the feed has not changed (a listing).
         var listsUnchanged: Bool
+        /// True when a web page at the address stands for the feed it names (a subscription
+        /// with no baseline yet).
+        var followsPage: Bool
     }
 
     let asked: Asked
@@ -150,6 +172,9 @@ struct FeedRefresh {
     /// The document at the feed's own address, kept while its `itunes:new-feed-url` is
     /// fetched: when that leads to another subscription's address, this is the feed again.
     private var ownDocument: Document?
+    /// Where the feed was before the web page there was followed to the feed it names: the
+    /// subscription stays there when that feed cannot be read.
+    private var beforePage: (address: String, moves: [Move], documentURL: String)?
 
     /// A first page read, and where and how it was reached.
     private struct Document {
@@ -164,9 +189,14 @@ struct FeedRefresh {
     static let maxPages = 50
 
     /// A refresh of subscription `subscription` at `url`, whose last recorded fetch was answered
-    /// with `last`; `owners` are the subscriptions' addresses, by `FeedAddress.normalized`.
-    init(subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:], listsUnchanged: Bool = false) {
-        asked = Asked(subscription: subscription, requested: url, last: last, owners: owners, listsUnchanged: listsUnchanged)
+    /// with `last`; `owners` are the subscriptions' addresses, by `FeedAddress.normalized`;
+    /// `followsPage` lets a web page there stand for the feed it names.
+    init(
+        subscription: Int, url: String, last: LastAnswer = LastAnswer(), owners: [String: Owner] = [:], listsUnchanged: Bool = false,
+        followsPage: Bool = false
+    ) {
+        asked = Asked(
+            subscription: subscription, requested: url, last: last, owners: owners, listsUnchanged: listsUnchanged, followsPage: followsPage)
         address = url
         documentURL = url
         visited = [url]
@@ -250,18 +280,49 @@ struct FeedRefresh {
         }
     }
 
+    /// The web page at the feed's address was read (`readPage`): the feed it names is fetched
+    /// from there on, unless another subscription has that address (as for any move).
+    mutating func pageRead(_ outcome: Result<FeedResolution, FeedError>) -> Action {
+        let resolution: FeedResolution
+        switch outcome {
+        case .failure(let error): return .end(.failed(error))
+        case .success(let found): resolution = found
+        }
+        let feed = FeedAddress.normalized(resolution.chosen)
+        let move = Move(from: address, to: feed, cause: .page(resolution))
+        if let owner = otherOwner(of: feed) {
+            let refusal = RefusedMove(move: move, owner: owner.title, readWhereItIs: false)
+            refused.append(refusal)
+            return .end(.failed(FeedError(.movedOntoAnother(refusal.description), source: requested)))
+        }
+        beforePage = (address, moves, documentURL)
+        moves.append(move)
+        address = feed
+        documentURL = feed
+        digest = nil
+        visited.insert(feed)
+        return .fetch(url: feed, conditional: false)
+    }
+
     /// The last request failed.
     mutating func failed(_ error: FeedError) -> Action {
-        if result == nil, ownDocument == nil, case .http(let http) = error.kind, http.kind == .status(410), !asked.listsUnchanged {
+        if result == nil, ownDocument == nil, beforePage == nil, case .http(let http) = error.kind, http.kind == .status(410),
+            !asked.listsUnchanged
+        {
             return .end(.gone)
         }
         return unreadable(error)
     }
 
-    /// What the page just asked for could not be fetched or read: a later page only ends the feed
-    /// early (the pages read are still the feed, but it is not whole: `isWhole`); the document at
-    /// an `itunes:new-feed-url` leaves the feed read where it was; the feed itself fails.
+    /// What the page just asked for could not be fetched or read: a web page at the address of a
+    /// subscription never read yet is read for the feed it names (`followsPage`); a later page
+    /// only ends the feed early (the pages read are still the feed, but it is not whole:
+    /// `isWhole`); the document at an `itunes:new-feed-url` leaves the feed read where it was; a
+    /// feed a page named leaves the subscription at the page; the feed itself fails.
     private mutating func unreadable(_ error: FeedError) -> Action {
+        if error.kind == .html, asked.followsPage, beforePage == nil, result == nil, ownDocument == nil, !followedNewFeedURL {
+            return .readPage(url: address)
+        }
         if var result {
             isWhole = false
             result.warnings.append("page \(pages + 1) of feed \(address) could not be read (\(error)); using the first \(pages)")
@@ -272,6 +333,14 @@ struct FeedRefresh {
             let warning = "feed \(own.address) says it moved to \(address) (itunes:new-feed-url), but that address could not be "
                 + "read (\(error)); the feed is read where it is"
             return readOwnDocument(own, warning: warning)
+        }
+        if let page = beforePage {
+            // Not moved to a feed that cannot be read: the next update reads the page again.
+            var error = error
+            error.source = "\(address) (found from \(page.address))"
+            (address, moves, documentURL) = page
+            beforePage = nil
+            return .end(.failed(error))
         }
         return .end(.failed(error))
     }

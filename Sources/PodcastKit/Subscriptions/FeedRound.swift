@@ -42,6 +42,10 @@ final class FeedRound {
     /// it was cut, rather than taking the cut for broken XML.
     static let bodyLimit = Int64(FeedParser.maxBytes) + 1024 * 1024
 
+    /// The most of a web page fetched to be read for its feeds: past what is read of it
+    /// (`FeedPage.maxBytes`), so a longer page is read that far and said to be cut.
+    static let pageLimit = Int64(FeedPage.maxBytes) + 1024 * 1024
+
     /// True when the transfer `id` is a feed's.
     static func owns(_ id: Int) -> Bool { id >= firstID }
 
@@ -61,6 +65,8 @@ final class FeedRound {
         var host: String
         var path: String
         var firstPage: Bool
+        /// True for a web page read for the feed it names (`FeedRefresh.Action.readPage`).
+        var readsPage = false
         var pacing = ProgressPacing(start: .now)
         var reported = 0
     }
@@ -204,6 +210,10 @@ final class FeedRound {
             completed(done, fetch: fetch)
         case .failed(let failure):
             guard let fetch = fetches.removeValue(forKey: failure.id) else { return }
+            if fetch.readsPage, case .tooLarge = failure.kind {
+                // The page's start, as far as it is read.
+                return readPage(fetch, from: failure.url.isEmpty ? fetch.url : failure.url, contentType: nil)
+            }
             if case .tooLarge = failure.kind {
                 // The feed's start, up to what podcast reads of a feed: listed, and said to be cut.
                 return cutShort(fetch, at: failure)
@@ -216,7 +226,9 @@ final class FeedRound {
             } else if hosts.failed(host) {
                 skip(host)
             }
-            carryOut(feeds[fetch.refresh].machine.failed(error), for: fetch.refresh)
+            let action = fetch.readsPage
+                ? feeds[fetch.refresh].machine.pageRead(.failure(error)) : feeds[fetch.refresh].machine.failed(error)
+            carryOut(action, for: fetch.refresh)
         case .responded, .filled:
             break
         }
@@ -247,7 +259,24 @@ final class FeedRound {
         carryOut(action, for: fetch.refresh)
     }
 
+    /// Reads the web page `fetch` brought (from `pageURL`, after redirects) for the feed it names,
+    /// and hands that to its refresh.
+    private func readPage(_ fetch: Fetch, from pageURL: String, contentType: String?) {
+        let found: Result<FeedResolution, FeedError>
+        do {
+            found = .success(try FeedPage.feeds(inFile: fetch.path, link: fetch.url, pageURL: pageURL, contentType: contentType))
+        } catch {
+            found = .failure(error)
+        }
+        // Ownership: this round's own temporary feed file.
+        unlink(fetch.path)
+        carryOut(feeds[fetch.refresh].machine.pageRead(found), for: fetch.refresh)
+    }
+
     private func completed(_ done: CompletedTransfer, fetch: Fetch) {
+        if fetch.readsPage {
+            return readPage(fetch, from: done.effectiveURL.isEmpty ? fetch.url : done.effectiveURL, contentType: done.contentType)
+        }
         let index = fetch.refresh
         var answer = FeedRefresh.Answer(status: done.status, permanentTarget: done.permanentTarget)
         let wholeFirstPage = fetch.firstPage && done.status != 304
@@ -298,6 +327,17 @@ final class FeedRound {
                     if feeds[index].uncached?.path == file { feeds[index].uncached = nil }
                 }
                 action = feeds[index].machine.parsed(outcome)
+            case .readPage(let url):
+                guard var next = request(url, conditional: false, for: index) else {
+                    action = feeds[index].machine.pageRead(.failure(refusal(of: url, for: index)))
+                    continue
+                }
+                // Read for its links, never cached: a page is no feed for a 304 to point to.
+                next.readsPage = true
+                next.maxSize = Self.pageLimit
+                fetches[next.id]?.readsPage = true
+                engine?.start(next)
+                return
             case .end(let ending):
                 if let body = feeds[index].takeUncached() {
                     // The same bytes as last time (not parsed again): cached anew with their validators.

@@ -115,11 +115,16 @@ public struct SubscriptionSettings: Sendable, Equatable {
     public var noDownload: Bool
     /// The companion files kept beside its episodes; nil: the run's (`--with`, `with`).
     public var companions: Set<Companion>?
+    /// The command run after each of its episodes is placed, in place of the run's; nil: the
+    /// run's (`--on-episode`, `on-episode`). A subscription that wants none where the run has
+    /// one says `:`, the shell's command that does nothing: one rule, no second kind of value.
+    public var onEpisode: String?
 
-    /// The defaults: the newest episode, keep everything, the Episodes directory, the default names, downloads on.
+    /// The defaults: the newest episode, keep everything, the Episodes directory, the default names,
+    /// downloads on, the run's hook.
     public init(
         first: Int = 1, keep: Int? = nil, episodesDirectory: String? = nil, nameTemplate: NameTemplate? = nil, noDownload: Bool = false,
-        companions: Set<Companion>? = nil
+        companions: Set<Companion>? = nil, onEpisode: String? = nil
     ) {
         self.first = first
         self.keep = keep
@@ -127,15 +132,17 @@ public struct SubscriptionSettings: Sendable, Equatable {
         self.nameTemplate = nameTemplate
         self.noDownload = noDownload
         self.companions = companions
+        self.onEpisode = onEpisode
     }
 
-    /// The run's library settings with this subscription's own template and companions in place
-    /// of the run's; nil when it has neither (its episodes take the run's).
+    /// The run's library settings with this subscription's own template, companions and hook in
+    /// place of the run's; nil when it has none of them (its episodes take the run's).
     public func library(over run: LibrarySettings) -> LibrarySettings? {
-        guard nameTemplate != nil || companions != nil else { return nil }
+        guard nameTemplate != nil || companions != nil || onEpisode != nil else { return nil }
         var settings = run
         if let nameTemplate { settings.nameTemplate = nameTemplate }
         if let companions { settings.companions = companions }
+        if let onEpisode { settings.onEpisode = onEpisode }
         return settings
     }
 }
@@ -155,11 +162,13 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
     public var noDownload: Bool?
     /// `--with`.
     public var companions: Set<Companion>?
+    /// `--on-episode` (`.some(nil)`: `--on-episode ''`, the run's hook again).
+    public var onEpisode: String??
 
     /// A change of the settings given; nil leaves a setting as it is.
     public init(
         first: Int? = nil, keep: Int?? = nil, episodesDirectory: String? = nil, nameTemplate: NameTemplate? = nil, noDownload: Bool? = nil,
-        companions: Set<Companion>? = nil
+        companions: Set<Companion>? = nil, onEpisode: String?? = nil
     ) {
         self.first = first
         self.keep = keep
@@ -167,11 +176,13 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
         self.nameTemplate = nameTemplate
         self.noDownload = noDownload
         self.companions = companions
+        self.onEpisode = onEpisode
     }
 
     /// True when it changes nothing.
     public var isEmpty: Bool {
         first == nil && keep == nil && episodesDirectory == nil && nameTemplate == nil && noDownload == nil && companions == nil
+            && onEpisode == nil
     }
 
     /// `settings` with this change applied.
@@ -183,6 +194,7 @@ public struct SubscriptionSettingsChange: Sendable, Equatable {
         if let nameTemplate { result.nameTemplate = nameTemplate }
         if let noDownload { result.noDownload = noDownload }
         if let companions { result.companions = companions }
+        if let onEpisode { result.onEpisode = onEpisode }
         return result
     }
 }

@@ -109,7 +109,12 @@ public struct SubscriptionUpdate {
         // Every subscription's addresses, due or not: no feed may move onto another's.
         let owners = try store.subscriptionAddresses.owners()
         let round = FeedRound(
-            due.map { FeedRefresh(subscription: $0.id, url: $0.url, last: answers[$0.id] ?? .init(), owners: owners) },
+            // One never read yet (imported as its show's page) may answer with the page naming its feed.
+            due.map { subscription in
+                FeedRefresh(
+                    subscription: subscription.id, url: subscription.url, last: answers[subscription.id] ?? .init(), owners: owners,
+                    followsPage: !subscription.hasBaseline)
+            },
             http: settings.engine.http.forFeeds, deadlines: deadlines,
             cacheDirectory: cacheDirectory)
 
@@ -213,8 +218,8 @@ public struct SubscriptionUpdate {
         }
         // Refused by the store, the moves were not made.
         let moves: [String] = triage.moveRefused != nil ? [] : refresh.moves.map { move in
-            let why = move.cause == .permanentRedirect ? "redirects permanently" : "says it moved (itunes:new-feed-url)"
-            return "feed \(move.from) \(why) to \(move.to); the subscription now uses the new address"
+            if case .page(let resolution) = move.cause { return resolution.note + "; the subscription now uses the feed's address" }
+            return "feed \(move.from) \(move.cause.verb) to \(move.to); the subscription now uses the new address"
         }
         var report = FeedReport(
             subscription: subscription, result: record.result, new: triage.new, error: record.error, moves: moves, warnings: warnings)

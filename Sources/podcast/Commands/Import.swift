@@ -14,7 +14,8 @@ struct Import: ParsableCommand, OutputConfigured {
             Every outline with an xmlUrl is a feed, at any depth of the file (categories are \
             flattened). Nothing is fetched now (but the iTunes lookup of an Apple Podcasts or \
             Overcast link, which stands for its feed): the first podcast update sets each feed's baseline, \
-            of which it downloads the newest --first (default 1). Feeds already subscribed are \
+            of which it downloads the newest --first (default 1). An entry that is a show's web page \
+            is followed by its first update to the feed the page names, with a note. Feeds already subscribed are \
             counted, not added twice; the settings options apply to every feed of the file. A \
             feed address without its scheme (feeds.example.com/rss) is taken as https, with a note.
 

@@ -120,7 +120,8 @@ struct SubscriptionsRendering {
 
     /// `{"subscriptions": [{"number", "title", "url", "episodes", "new", "downloaded", "last_update",
     /// "last_result", "first", "keep", "episodes_dir", "name_template"}]}`, plus `html_url`,
-    /// `no_download`, `with` (its own companion files; null: the run's), `gone` and `last_error`.
+    /// `no_download`, `with` (its own companion files; null: the run's), `on_episode` (its own
+    /// command; null: the run's), `gone` and `last_error`.
     var json: JSONValue {
         .object([("subscriptions", .array(summaries.enumerated().map { index, summary in
             let subscription = summary.subscription
@@ -142,6 +143,7 @@ struct SubscriptionsRendering {
                 ("name_template", .string(settings.nameTemplate?.text)),
                 ("no_download", .bool(settings.noDownload)),
                 ("with", settings.companions.map { .array($0.sorted().map { .string($0.rawValue) }) } ?? .null),
+                ("on_episode", .string(settings.onEpisode)),
                 ("gone", .bool(subscription.isGone)),
             ])
         }))])

@@ -29,10 +29,18 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Whether update downloads its new episodes (--no-download: only mark them new).")
     var download: Bool?
 
-    /// The settings of the schema these options give (`--name-template`, `--with`), read as the
-    /// file's would be.
+    @Option(help: ArgumentHelp(
+        "A command run by /bin/sh after each of its episodes is placed, in place of the run's --on-episode ('' for the run's again; ':' for none).",
+        valueName: "command"))
+    var onEpisode: String?
+
+    /// The settings of the schema these options give (`--name-template`, `--with`, a command of
+    /// `--on-episode`), read as the file's would be. `--on-episode ''` is no command but the way
+    /// back to the run's.
     private var given: [GivenSetting] {
-        [("name-template", nameTemplate), ("with", with)].compactMap { key, text in text.map { GivenSetting(key, text: $0) } }
+        [("name-template", nameTemplate), ("with", with), ("on-episode", onEpisode == "" ? nil : onEpisode)].compactMap { key, text in
+            text.map { GivenSetting(key, text: $0) }
+        }
     }
 
     func validate() throws {
@@ -51,6 +59,7 @@ struct SubscriptionOptions: ParsableArguments {
             first: first, keep: keepAll ? .some(nil) : keep.map { .some($0) },
             episodesDirectory: episodesDir.map { TransferOptions.absolute($0, environment: environment) },
             nameTemplate: nameTemplate == nil ? nil : read.settings.library.nameTemplate, noDownload: download.map { !$0 },
-            companions: with == nil ? nil : read.settings.library.companions)
+            companions: with == nil ? nil : read.settings.library.companions,
+            onEpisode: onEpisode.map { $0.isEmpty ? nil : read.settings.library.onEpisode })
     }
 }

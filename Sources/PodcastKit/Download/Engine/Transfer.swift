@@ -384,7 +384,7 @@ final class Transfer {
         }
         // A web page where a feed was asked for is known by its first bytes (a feed may be served
         // as text/html): the rest of it is not worth fetching.
-        if request.lane == .feed, (200...299).contains(answer.status), Self.looksLikeHTML(bytes) { return .htmlInsteadOfMedia }
+        if request.lane == .feed, !request.readsPage, (200...299).contains(answer.status), Self.looksLikeHTML(bytes) { return .htmlInsteadOfMedia }
         if request.expectsMedia, answer.status != 416 {
             let type = easy.contentType?.lowercased() ?? ""
             if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") || Self.looksLikeHTML(bytes) {

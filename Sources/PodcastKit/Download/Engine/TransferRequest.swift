@@ -33,6 +33,9 @@ public struct TransferRequest: Sendable, Equatable {
     /// Which of the engine's queues the request waits in: feeds have slots of their own, so a
     /// round of feeds is not held up by long downloads, nor downloads by feeds.
     public var lane = TransferLane.episode
+    /// True for a web page fetched on the feed lane to be read for the feeds it names
+    /// (`FeedPage`): HTML is what was asked for, not a page in a feed's place.
+    var readsPage = false
     /// The most the whole transfer may take (a feed's deadline); nil for no limit (an episode
     /// over a slow line may take hours; its stalls are what ends it).
     public var timeLimit: Duration?

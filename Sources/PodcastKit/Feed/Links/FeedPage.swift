@@ -1,4 +1,5 @@
 import PodcastHTTP
+import PodcastPlatform
 import PodcastText
 
 /// How a link that is not a feed was turned into one, to say so (`note`) and to list what else
@@ -47,7 +48,8 @@ public struct FeedResolution: Sendable, Equatable {
 }
 
 /// A web page read for the feeds it names: its first `maxBytes` (feed links are in the head),
-/// through the feed requests' HTTP settings.
+/// fetched through the feed requests' HTTP settings, or from the file `update` fetched it into
+/// when a subscription's address answered with it.
 enum FeedPage {
     /// How much of a page is read. A page past it is read that far: its head is long over.
     static let maxBytes = 2 * 1024 * 1024
@@ -55,32 +57,60 @@ enum FeedPage {
     /// The feeds the page at `url` names (`FeedLink.choose`). Throws `FeedError` when the page
     /// cannot be fetched, or names no feed (saying what was looked for, and how much was read).
     static func feeds(at url: String, http: HTTPClient) throws(FeedError) -> FeedResolution {
-        var body: [UInt8] = []
-        var cut = false
+        var start = Start()
         var contentType: String?
         var pageURL = url
         do {
             _ = try http.stream(url, begin: { type, effective in
                 contentType = type
                 pageURL = effective
-            }) { piece in
-                let room = maxBytes - body.count
-                guard piece.count <= room else {
-                    body.append(contentsOf: piece.prefix(room))
-                    cut = true
-                    return false
-                }
-                body.append(contentsOf: piece)
-                return true
-            }
+            }) { start.take($0) }
         } catch {
             throw FeedError(.http(error), source: url)
         }
-        let links = HTMLPageLinks.read(body, url: pageURL, encoding: charset(of: contentType))
-        guard let found = FeedLink.choose(from: links, pageURL: pageURL) else {
-            throw FeedError(.noFeedOnPage(readLimit: cut ? maxBytes : nil), source: url)
+        return try resolution(of: start, link: url, pageURL: pageURL, contentType: contentType)
+    }
+
+    /// The feeds the page `link` names, its answer already in the file at `path` (fetched as a
+    /// feed by `update`, from `pageURL` after redirects, as `contentType`): its first `maxBytes`
+    /// are read as `feeds(at:http:)` reads them. Throws `FeedError` as that does, or when the file
+    /// cannot be read.
+    static func feeds(inFile path: String, link: String, pageURL: String, contentType: String?) throws(FeedError) -> FeedResolution {
+        var start = Start()
+        do {
+            try FileIO.read(path) { start.take($0) }
+        } catch {
+            throw FeedError(.cache(error), source: link)
         }
-        return FeedResolution(link: url, feeds: found.feeds, chosen: found.chosen, way: found.origin == .alternate ? .alternate : .anchor)
+        return try resolution(of: start, link: link, pageURL: pageURL, contentType: contentType)
+    }
+
+    /// The first `maxBytes` of a page, taken piece by piece as they are read.
+    private struct Start {
+        var body: [UInt8] = []
+        /// True when the page went on past `maxBytes`.
+        var cut = false
+
+        /// Takes `piece`; false once `maxBytes` are taken (the rest is not read).
+        mutating func take(_ piece: UnsafeRawBufferPointer) -> Bool {
+            let room = FeedPage.maxBytes - body.count
+            guard piece.count <= room else {
+                body.append(contentsOf: piece.prefix(room))
+                cut = true
+                return false
+            }
+            body.append(contentsOf: piece)
+            return true
+        }
+    }
+
+    /// The feed chosen of those the page's `start` names (`FeedLink.choose`).
+    private static func resolution(of start: Start, link: String, pageURL: String, contentType: String?) throws(FeedError) -> FeedResolution {
+        let links = HTMLPageLinks.read(start.body, url: pageURL, encoding: charset(of: contentType))
+        guard let found = FeedLink.choose(from: links, pageURL: pageURL) else {
+            throw FeedError(.noFeedOnPage(readLimit: start.cut ? maxBytes : nil), source: link)
+        }
+        return FeedResolution(link: link, feeds: found.feeds, chosen: found.chosen, way: found.origin == .alternate ? .alternate : .anchor)
     }
 
     /// The `charset` parameter of a Content-Type, when there is one.
