@@ -174,7 +174,7 @@ import Testing
 
         let blank = try await podcast.run(["import", file, "--on-episode", "  "])
         #expect(blank.status == 64, "\(blank.stderr)")
-        #expect(blank.stderrLines.first == "error: --on-episode is empty; give a command, or leave it out; see 'podcast import --help'")
+        #expect(blank.stderrLines.first == "error: --on-episode needs a command; '' gives the subscription the run's command again, ':' none; see 'podcast import --help'")
         #expect(try await SubscriptionScenario.subscriptions(podcast).isEmpty)
 
         let imported = try await podcast.run(["import", file, "--on-episode", "echo \"$PODCAST_FILE\""])

@@ -48,6 +48,9 @@ struct SubscriptionOptions: ParsableArguments {
         if let keep, keep < 1 { throw ValidationError("--keep must be 1 or more, not \(keep); --keep-all keeps every file") }
         if keep != nil && keepAll { throw ValidationError("--keep and --keep-all contradict each other; give one") }
         if let episodesDir, episodesDir.isEmpty { throw ValidationError("--episodes-dir needs a directory, not an empty string") }
+        if let onEpisode, !onEpisode.isEmpty, onEpisode.allSatisfy(\.isWhitespace) {
+            throw ValidationError("--on-episode needs a command; '' gives the subscription the run's command again, ':' none")
+        }
         try GivenSetting.validate(given)
     }
 
