@@ -218,6 +218,45 @@ import Testing
         #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
     }
 
+    /// A download of a feed named with its credentials that stopped part-way keeps its partial
+    /// file through a later run without them, which the server refuses (401) with advice that
+    /// shows how to name them (no URL the redaction would mask), so the run that names them
+    /// again goes on from it, as README says.
+    @Test func aRunRefusedForWantOfCredentialsKeepsThePartialFileForTheRunThatNamesThem() async throws {
+        let server = try LoopbackServer()
+        let basic = "Basic " + Data(Self.feedUserinfo.utf8).base64EncodedString()
+        let body = ResumeScenario.media(seed: 84, size: 300_000)
+        let file = { (fault: BodyFault) in ServerRoute.file(body: body, contentType: "audio/mpeg", etag: "\"c1\"", fault: fault) }
+        // Asked with the credentials: cut after 100 000 bytes, then busy (with retries = 1 the
+        // first run gives up there, its partial file kept), then whole.
+        let media = ServerRoute.sequence([file(.cut(afterBytes: 100_000)), .status(503), file(.none)])
+        server.setRoute("/private/ep.mp3", .handler { $0.header("Authorization") == basic ? media : .status(401) })
+        let feed = """
+            <rss><channel><title>\(ResumeScenario.podcastTitle)</title><item><title>Partial</title><guid>c-1</guid>
+            <pubDate>Tue, 10 Nov 2026 08:00:00 GMT</pubDate><enclosure url="ep.mp3" type="audio/mpeg"/></item></channel></rss>
+            """
+        server.setRoute("/private/feed.xml", .handler { $0.header("Authorization") == basic ? .fixed(body: Data(feed.utf8)) : .status(401) })
+        let feedURL = server.url("/private/feed.xml").replacing("http://", with: "http://\(Self.feedUserinfo)@")
+        let podcast = try PodcastBinary()
+        try podcast.writeConfiguration("retry-wait = 0.05\nretries = 1\n")
+
+        let cut = try await podcast.run(["download", feedURL, "1"])
+        #expect(cut.status == 1, "download <feed> 1: \(cut.stderr)")
+        #expect(podcast.partialFiles().map(\.size) == [100_000])
+
+        let refused = try await podcast.run(["download", "1"])
+        #expect(refused.status == 1, "download 1: \(refused.stderr)")
+        #expect(refused.stderr.contains("the server wants credentials: name the feed with them in the command (user:password@ after https://)"),
+                "download 1: \(refused.stderr)")
+        #expect(podcast.partialFiles().map(\.size) == [100_000])
+
+        let named = try await podcast.run(["download", feedURL, "1"])
+        #expect(named.status == 0, "download <feed> 1 again: \(named.stderr)")
+        #expect(podcast.finishedBytes(titled: "Partial") == body)
+        #expect(ResumeScenario.requests(server, path: "/private/ep.mp3").last?.header("Range") == ResumeScenario.range(from: 100_000))
+        #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and
