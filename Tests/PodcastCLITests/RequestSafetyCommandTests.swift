@@ -257,6 +257,28 @@ import Testing
         #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
     }
 
+    /// An interrupted download of a feed named with its credentials points to running the
+    /// command again, not to `podcast resume`, which has not got them (they are kept for the run
+    /// only) and would be refused.
+    @Test func anInterruptedDownloadOfAFeedNamedWithCredentialsPointsToTheCommandNotToResume() async throws {
+        let server = try LoopbackServer()
+        let basic = "Basic " + Data(Self.feedUserinfo.utf8).base64EncodedString()
+        let body = ResumeScenario.media(seed: 85, size: 300_000)
+        let stalling = ServerRoute.stall(afterBytes: 100_000, body: body, headers: [("Content-Type", "audio/mpeg"), ("ETag", "\"s1\"")])
+        server.setRoute("/private/ep.mp3", .handler { $0.header("Authorization") == basic ? stalling : .status(401) })
+        let feed = """
+            <rss><channel><title>\(ResumeScenario.podcastTitle)</title><item><title>Stalled</title><guid>s-1</guid>
+            <pubDate>Tue, 10 Nov 2026 08:00:00 GMT</pubDate><enclosure url="ep.mp3" type="audio/mpeg"/></item></channel></rss>
+            """
+        server.setRoute("/private/feed.xml", .handler { $0.header("Authorization") == basic ? .fixed(body: Data(feed.utf8)) : .status(401) })
+        let feedURL = server.url("/private/feed.xml").replacing("http://", with: "http://\(Self.feedUserinfo)@")
+        let podcast = try PodcastBinary()
+
+        let interrupted = try await podcast.interruptedDownload([feedURL, "1"], once: 100_000)
+        #expect(interrupted.stderr.contains("paused with their data kept; run this command again to continue"), "\(interrupted.stderr)")
+        #expect(!interrupted.stderr.contains("podcast resume"), "\(interrupted.stderr)")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and

@@ -21,7 +21,10 @@ enum DownloadSession {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         }
         context.console.message(rendering.summary)
-        try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: "podcast resume", console: context.console)
+        // `podcast resume` has not got the credentials of a feed named with them: they are kept
+        // for this run only (`URLCredentials`), so it is this command that can go on.
+        let again = context.base.settings.http.credentials.isEmpty ? "podcast resume" : "this command again"
+        try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: again, console: context.console)
     }
 
     /// Exits as the contract says after a run of downloads that stopped with `stop` (nil: every
