@@ -279,6 +279,23 @@ import Testing
         #expect(!interrupted.stderr.contains("podcast resume"), "\(interrupted.stderr)")
     }
 
+    /// A background batch whose secrets file cannot be written is not queued, and the error
+    /// names what it could not keep: a feed's credentials too, not only headers and a proxy.
+    @Test func aBackgroundBatchThatCannotKeepAFeedsCredentialsSaysSoAndQueuesNothing() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, _) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+        try FileManager.default.createDirectory(atPath: podcast.stateDirectory, withIntermediateDirectories: true)
+        // A file where the secrets directory goes.
+        #expect(FileManager.default.createFile(atPath: podcast.stateDirectory + "/secrets", contents: Data()))
+
+        let queued = try await podcast.run(["download", feedURL, "all", "--background"])
+        #expect(queued.status == 1, "download --background: \(queued.stderr)")
+        #expect(queued.stderr.hasPrefix("error: cannot keep the secrets (--header values, proxy, a feed's credentials) for the background worker: "),
+                "download --background: \(queued.stderr)")
+        #expect(BackgroundScenario.downloads(try await BackgroundScenario.status(podcast)).isEmpty)
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and
