@@ -296,6 +296,24 @@ import Testing
         #expect(BackgroundScenario.downloads(try await BackgroundScenario.status(podcast)).isEmpty)
     }
 
+    /// At a terminal, `episodes` of a feed named with its credentials hints at naming the feed
+    /// again to download, since `download 1` from the listing has not got them (401); a feed
+    /// named without them keeps the short hint.
+    @Test func theDownloadHintAfterAListingOfAFeedNamedWithCredentialsNamesTheFeed() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, _) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+
+        let named = try TerminalScenario.start(podcast, ["episodes", feedURL], rows: 24, columns: 160)
+        #expect(await named.finish() == 0, "\(named.text)")
+        #expect(named.text.contains("Download with: podcast download <the feed with its credentials> 1   (or 1-3, 2,5, all)"), "\(named.text)")
+
+        server.setRoute("/public.xml", .fixed(body: Data("<rss><channel><title>Open</title><item><title>O</title><guid>o</guid></item></channel></rss>".utf8)))
+        let open = try TerminalScenario.start(podcast, ["episodes", server.url("/public.xml")], rows: 24, columns: 160)
+        #expect(await open.finish() == 0, "\(open.text)")
+        #expect(open.text.contains("Download with: podcast download 1   (or 1-3, 2,5, all)"), "\(open.text)")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and

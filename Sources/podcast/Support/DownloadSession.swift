@@ -21,9 +21,7 @@ enum DownloadSession {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         }
         context.console.message(rendering.summary)
-        // `podcast resume` has not got the credentials of a feed named with them: they are kept
-        // for this run only (`URLCredentials`), so it is this command that can go on.
-        let again = context.base.settings.http.credentials.isEmpty ? "podcast resume" : "this command again"
+        let again = context.credentialsAreForThisRunOnly ? "this command again" : "podcast resume"
         try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: again, console: context.console)
     }
 
