@@ -46,8 +46,10 @@ extension HTTPError {
             advice = retryAfter.map { "the server is rate limiting requests: wait \($0) s and try again" }
                 ?? "the server is rate limiting requests: wait a minute and try again"
         case 401:
-            // A feed's credentials are kept only for the run given them (`URLCredentials`).
-            advice = "the server wants credentials: give the feed's address with them (https://user:password@host/…) in the command"
+            // A feed's credentials are kept only for the run given them (`URLCredentials`). The
+            // example is no URL: every message is redacted (`SecretRedactor`), and a URL's
+            // `user:password@` would show as `***@`.
+            advice = "the server wants credentials: name the feed with them in the command (user:password@ after https://), or check the ones given"
         case 403:
             advice = "the server refused access; the address may have expired or need credentials"
         case 404, 410:

@@ -218,6 +218,102 @@ import Testing
         #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
     }
 
+    /// A download of a feed named with its credentials that stopped part-way keeps its partial
+    /// file through a later run without them, which the server refuses (401) with advice that
+    /// shows how to name them (no URL the redaction would mask), so the run that names them
+    /// again goes on from it, as README says.
+    @Test func aRunRefusedForWantOfCredentialsKeepsThePartialFileForTheRunThatNamesThem() async throws {
+        let server = try LoopbackServer()
+        let basic = "Basic " + Data(Self.feedUserinfo.utf8).base64EncodedString()
+        let body = ResumeScenario.media(seed: 84, size: 300_000)
+        let file = { (fault: BodyFault) in ServerRoute.file(body: body, contentType: "audio/mpeg", etag: "\"c1\"", fault: fault) }
+        // Asked with the credentials: cut after 100 000 bytes, then busy (with retries = 1 the
+        // first run gives up there, its partial file kept), then whole.
+        let media = ServerRoute.sequence([file(.cut(afterBytes: 100_000)), .status(503), file(.none)])
+        server.setRoute("/private/ep.mp3", .handler { $0.header("Authorization") == basic ? media : .status(401) })
+        let feed = """
+            <rss><channel><title>\(ResumeScenario.podcastTitle)</title><item><title>Partial</title><guid>c-1</guid>
+            <pubDate>Tue, 10 Nov 2026 08:00:00 GMT</pubDate><enclosure url="ep.mp3" type="audio/mpeg"/></item></channel></rss>
+            """
+        server.setRoute("/private/feed.xml", .handler { $0.header("Authorization") == basic ? .fixed(body: Data(feed.utf8)) : .status(401) })
+        let feedURL = server.url("/private/feed.xml").replacing("http://", with: "http://\(Self.feedUserinfo)@")
+        let podcast = try PodcastBinary()
+        try podcast.writeConfiguration("retry-wait = 0.05\nretries = 1\n")
+
+        let cut = try await podcast.run(["download", feedURL, "1"])
+        #expect(cut.status == 1, "download <feed> 1: \(cut.stderr)")
+        #expect(podcast.partialFiles().map(\.size) == [100_000])
+
+        let refused = try await podcast.run(["download", "1"])
+        #expect(refused.status == 1, "download 1: \(refused.stderr)")
+        #expect(refused.stderr.contains("the server wants credentials: name the feed with them in the command (user:password@ after https://)"),
+                "download 1: \(refused.stderr)")
+        #expect(podcast.partialFiles().map(\.size) == [100_000])
+
+        let named = try await podcast.run(["download", feedURL, "1"])
+        #expect(named.status == 0, "download <feed> 1 again: \(named.stderr)")
+        #expect(podcast.finishedBytes(titled: "Partial") == body)
+        #expect(ResumeScenario.requests(server, path: "/private/ep.mp3").last?.header("Range") == ResumeScenario.range(from: 100_000))
+        #expect(filesHoldingTheFeedPassword(podcast).isEmpty, "the feed's password is kept at rest")
+    }
+
+    /// An interrupted download of a feed named with its credentials points to running the
+    /// command again, not to `podcast resume`, which has not got them (they are kept for the run
+    /// only) and would be refused.
+    @Test func anInterruptedDownloadOfAFeedNamedWithCredentialsPointsToTheCommandNotToResume() async throws {
+        let server = try LoopbackServer()
+        let basic = "Basic " + Data(Self.feedUserinfo.utf8).base64EncodedString()
+        let body = ResumeScenario.media(seed: 85, size: 300_000)
+        let stalling = ServerRoute.stall(afterBytes: 100_000, body: body, headers: [("Content-Type", "audio/mpeg"), ("ETag", "\"s1\"")])
+        server.setRoute("/private/ep.mp3", .handler { $0.header("Authorization") == basic ? stalling : .status(401) })
+        let feed = """
+            <rss><channel><title>\(ResumeScenario.podcastTitle)</title><item><title>Stalled</title><guid>s-1</guid>
+            <pubDate>Tue, 10 Nov 2026 08:00:00 GMT</pubDate><enclosure url="ep.mp3" type="audio/mpeg"/></item></channel></rss>
+            """
+        server.setRoute("/private/feed.xml", .handler { $0.header("Authorization") == basic ? .fixed(body: Data(feed.utf8)) : .status(401) })
+        let feedURL = server.url("/private/feed.xml").replacing("http://", with: "http://\(Self.feedUserinfo)@")
+        let podcast = try PodcastBinary()
+
+        let interrupted = try await podcast.interruptedDownload([feedURL, "1"], once: 100_000)
+        #expect(interrupted.stderr.contains("paused with their data kept; run this command again to continue"), "\(interrupted.stderr)")
+        #expect(!interrupted.stderr.contains("podcast resume"), "\(interrupted.stderr)")
+    }
+
+    /// A background batch whose secrets file cannot be written is not queued, and the error
+    /// names what it could not keep: a feed's credentials too, not only headers and a proxy.
+    @Test func aBackgroundBatchThatCannotKeepAFeedsCredentialsSaysSoAndQueuesNothing() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, _) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+        try FileManager.default.createDirectory(atPath: podcast.stateDirectory, withIntermediateDirectories: true)
+        // A file where the secrets directory goes.
+        #expect(FileManager.default.createFile(atPath: podcast.stateDirectory + "/secrets", contents: Data()))
+
+        let queued = try await podcast.run(["download", feedURL, "all", "--background"])
+        #expect(queued.status == 1, "download --background: \(queued.stderr)")
+        #expect(queued.stderr.hasPrefix("error: cannot keep the secrets (--header values, proxy, a feed's credentials) for the background worker: "),
+                "download --background: \(queued.stderr)")
+        #expect(BackgroundScenario.downloads(try await BackgroundScenario.status(podcast)).isEmpty)
+    }
+
+    /// At a terminal, `episodes` of a feed named with its credentials hints at naming the feed
+    /// again to download, since `download 1` from the listing has not got them (401); a feed
+    /// named without them keeps the short hint.
+    @Test func theDownloadHintAfterAListingOfAFeedNamedWithCredentialsNamesTheFeed() async throws {
+        let server = try LoopbackServer()
+        let (feedURL, _) = privateFeed(on: server)
+        let podcast = try PodcastBinary()
+
+        let named = try TerminalScenario.start(podcast, ["episodes", feedURL], rows: 24, columns: 160)
+        #expect(await named.finish() == 0, "\(named.text)")
+        #expect(named.text.contains("Download with: podcast download <the feed with its credentials> 1   (or 1-3, 2,5, all)"), "\(named.text)")
+
+        server.setRoute("/public.xml", .fixed(body: Data("<rss><channel><title>Open</title><item><title>O</title><guid>o</guid></item></channel></rss>".utf8)))
+        let open = try TerminalScenario.start(podcast, ["episodes", server.url("/public.xml")], rows: 24, columns: 160)
+        #expect(await open.finish() == 0, "\(open.text)")
+        #expect(open.text.contains("Download with: podcast download 1   (or 1-3, 2,5, all)"), "\(open.text)")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and

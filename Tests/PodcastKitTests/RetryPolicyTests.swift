@@ -143,6 +143,11 @@ import Testing
         #expect(decisions([status(403), status(403)], history: &history) == [.askOriginalURL, .fail(final: true)])
     }
 
+    @Test func aRefusalForWantOfCredentialsKeepsThePartialFileForARunThatGivesThem() {
+        var history = RetryPolicy.History()
+        #expect(decisions([status(401), status(401)], history: &history) == [.askOriginalURL, .fail(final: false)])
+    }
+
     @Test func aFullDiskStopsEverything() {
         var history = RetryPolicy.History()
         let full = failure(.local(SystemError(call: "pwrite", code: ENOSPC)), bytes: 10)

@@ -96,8 +96,11 @@ public struct RetryPolicy: Sendable, Equatable {
             return backOff(then: .attempt(fromPartial: true, after: nil), retryAfter: nil, history: &history, at: now, jitter: jitter)
         case .http(let error):
             switch error.kind {
-            case .status(401), .status(403):
-                guard !history.askedOriginalURL else { return .fail(final: true) }
+            case .status(let code) where code == 401 || code == 403:
+                // A 401 wants credentials, which a run that names the feed with them sends
+                // (`URLCredentials`: they are kept for one run only): its partial file is kept
+                // for that run to go on from. A 403 refuses whoever asks.
+                guard !history.askedOriginalURL else { return .fail(final: code == 403) }
                 history.askedOriginalURL = true
                 return .attempt(fromPartial: true, after: nil)
             case .status(let code) where !Self.retryableStatuses.contains(code) && !(500...599).contains(code):

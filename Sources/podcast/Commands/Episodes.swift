@@ -46,7 +46,8 @@ struct Episodes: ParsableCommand, OutputConfigured {
         var context = try CommandContext.current()
         let count = try showEpisodes(context: &context)
         if !output.json && count > 0 {
-            context.console.hint("Download with: podcast download 1   (or 1-3, 2,5, all)")
+            let download = context.credentialsAreForThisRunOnly ? "podcast download <the feed with its credentials>" : "podcast download"
+            context.console.hint("Download with: \(download) 1   (or 1-3, 2,5, all)")
         }
     }
 

@@ -70,7 +70,7 @@ enum BackgroundSubmission {
         }
     }
 
-    /// Queues work with `settings` through `enqueue`: the headers' values go to a private file
+    /// Queues work with `settings` through `enqueue`: its secrets (`BatchSecrets`) go to a private file
     /// first, so the worker never finds the work without them, and the store records only the
     /// file's name; the file goes again when the work cannot be queued.
     private static func queue<Queued>(
@@ -82,7 +82,8 @@ enum BackgroundSubmission {
             do {
                 secretsFile = try secrets.save(contents)
             } catch {
-                context.console.error("cannot keep the --header values and the proxy for the background worker: \(error); check \(context.paths.home)")
+                context.console.error(
+                    "cannot keep the secrets (--header values, proxy, a feed's credentials) for the background worker: \(error); check \(context.paths.home)")
                 throw ExitCode(ExitStatus.operationFailed)
             }
         }

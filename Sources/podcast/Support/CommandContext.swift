@@ -118,6 +118,13 @@ struct CommandContext {
         return bare == address ? feed : bare
     }
 
+    /// True when the feed this command was given carried credentials (`takeCredentials`): a
+    /// later command has them only if the feed is named with them again, so advice about what
+    /// to run next names the feed instead of `podcast resume` or a listing's number alone.
+    var credentialsAreForThisRunOnly: Bool {
+        !base.settings.http.credentials.isEmpty
+    }
+
     /// The state store, created on first use; from then on a SIGBUS is the store's (`StoreFault`).
     func openStore() throws -> StateStore {
         StoreFault.report(forStoreAt: paths.database)

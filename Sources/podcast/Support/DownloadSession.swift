@@ -21,7 +21,8 @@ enum DownloadSession {
             context.console.print(rendering.json.serialized(pretty: context.console.stdoutIsTerminal))
         }
         context.console.message(rendering.summary)
-        try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: "podcast resume", console: context.console)
+        let again = context.credentialsAreForThisRunOnly ? "this command again" : "podcast resume"
+        try end(outcome.stop, succeeded: outcome.results.allSatisfy(\.succeeded), again: again, console: context.console)
     }
 
     /// Exits as the contract says after a run of downloads that stopped with `stop` (nil: every
