@@ -48,4 +48,31 @@ import Testing
         let lines = download.stderrLines.filter { $0.contains("(Liar)") && !$0.hasPrefix("downloading") }
         #expect(lines.count == 1 && lines.first?.contains("larger than the max-episode-size limit (16.0 GiB)") == true, "\(download.stderr)")
     }
+
+    /// The same total in a 206's Content-Range, to a resume: the episode fails as too large, in
+    /// one line, as any file past max-episode-size does.
+    @Test func aContinuedAnswerWithAHugeTotalEndsInOneLine() async throws {
+        let server = try LoopbackServer()
+        let body = ResumeScenario.media(seed: 5, size: 300_000)
+        let kept = 100_000
+        ResumeScenario.serveFeed([ResumeScenario.Episode(title: "Liar", path: "/liar.mp3", length: nil)], on: server)
+        server.setRoute("/liar.mp3", .garbageChunked(valid: body.prefix(kept), headers: [("ETag", "\"liar\"")]))
+        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"), configuration: "retries = 1\n")
+        #expect(try await podcast.run(["download", "all"]).status == 1)
+        let partial = try #require(podcast.partialFiles().first)
+        #expect(FileManager.default.contents(atPath: partial.path) == body.prefix(kept))
+
+        server.setRoute("/liar.mp3", .raw { _, writer in
+            try writer.sendHead(status: 206, [
+                ("Content-Type", "audio/mpeg"), ("ETag", "\"liar\""), ("Content-Range", "bytes \(kept)-\(kept + 99)/\(Self.huge)"),
+                ("Content-Length", "100"), ("Connection", "close"),
+            ])
+            try writer.send(Array(body[kept..<kept + 100]))
+        })
+        let resumed = try await podcast.run(["resume", "--json"])
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        #expect(ResumeScenario.requests(server, path: "/liar.mp3").last?.header("Range") == ResumeScenario.range(from: kept))
+        let lines = resumed.stderrLines.filter { $0.contains("(Liar)") && !$0.hasPrefix("downloading") }
+        #expect(lines.count == 1 && lines.first?.contains("larger than the max-episode-size limit (16.0 GiB)") == true, "\(resumed.stderr)")
+    }
 }
