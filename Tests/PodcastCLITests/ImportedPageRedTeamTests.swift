@@ -43,6 +43,10 @@ private final class SentBytes: Sendable {
         // …a page naming itself, a page naming another subscription's feed…
         server.setRoute("/self/", Self.alternate("/self/"))
         server.setRoute("/steal/", Self.alternate(plain.feedURL))
+        // …a page naming a feed that moves permanently onto another subscription's feed (it was
+        // moved to that feed, with a note beside its error, before 'returnToPage')…
+        server.setRoute("/sneak/", Self.alternate("/sneak.xml"))
+        server.setRoute("/sneak.xml", .redirect(to: plain.feedURL, status: 301))
         // …a page that redirects to the page naming the feed (relative to where it ended)…
         server.setRoute("/old/", .redirect(to: "/redir/"))
         server.setRoute("/redir/", Self.alternate("feed.xml"))
@@ -67,6 +71,7 @@ private final class SentBytes: Sendable {
         let file = scratch.path("mine.opml")
         try Self.opml([
             ("Chain", server.url("/chain/")), ("Self", server.url("/self/")), ("Steal", server.url("/steal/")),
+            ("Sneak", server.url("/sneak/")),
             ("Old", server.url("/old/")), ("Far", server.url("/far/")), ("Broken", server.url("/broken/")),
             ("Huge", server.url("/hugepage/")),
             ("Plain Show", plain.feedURL),
@@ -77,15 +82,16 @@ private final class SentBytes: Sendable {
         let update = try await podcast.run(["update"])
         #expect(update.status == 1, "\(update.stderr)")
         let errors = update.stderrLines.filter { $0.hasPrefix("error:") }
-        for title in ["Chain", "Self", "Steal", "Broken"] {
+        for title in ["Chain", "Self", "Steal", "Sneak", "Broken"] {
             #expect(errors.filter { $0.hasPrefix("error: feed \"\(title)\":") }.count == 1, "\(title): \(update.stderr)")
         }
-        #expect(errors.count == 4, "\(update.stderr)")
+        #expect(errors.count == 5, "\(update.stderr)")
+        #expect(!update.stderrLines.contains { $0.hasPrefix("note: \(server.url("/sneak/"))") }, "no move said beside its error: \(update.stderr)")
         #expect(server.requestCount(path: "/chain3/") == 0, "a page's feed is never read as a page")
         #expect(server.requestCount(path: "/self/") == 2, "the page, then the same address as its feed")
 
         let listed = try await SubscriptionScenario.subscriptions(podcast)
-        for (title, url) in [("Chain", "/chain/"), ("Self", "/self/"), ("Steal", "/steal/"), ("Broken", "/broken/")] {
+        for (title, url) in [("Chain", "/chain/"), ("Self", "/self/"), ("Steal", "/steal/"), ("Sneak", "/sneak/"), ("Broken", "/broken/")] {
             #expect(listed[title]?["url"] as? String == server.url(url), "\(title) stays where it was")
             #expect(listed[title]?["last_result"] as? String == "failed", "\(title)")
         }
