@@ -162,6 +162,19 @@ import Testing
         #expect(BodyLimit.forBody(serverLength: nil, feedLength: 0, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: cap, limit: .cap(.maxEpisodeSize)))
     }
 
+    /// A length is the server's or the feed's word: one near Int64's end (Content-Length
+    /// 5000000000000000000, `length="9223372036854775807"`) meets the cap; its margin overflowed
+    /// and ended the process.
+    @Test func aLengthNearInt64sEndMeetsTheCap() {
+        for length in [Int64.max / 2 + 1, 5_000_000_000_000_000_000, .max] {
+            #expect(BodyLimit.margin(over: length) == .max)
+            #expect(BodyLimit.forBody(serverLength: length, feedLength: nil, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: cap, limit: .cap(.maxEpisodeSize)))
+            #expect(BodyLimit.forBody(serverLength: nil, feedLength: length, maxSize: cap, cap: .maxEpisodeSize) == BodyLimit(bytes: cap, limit: .cap(.maxEpisodeSize)))
+            #expect(Transfer.receiveBuffer(forLength: length) == 256 * 1024)
+        }
+        #expect(BodyLimit.margin(over: Int64.max / 2) == .max - 1)
+    }
+
     @Test func theCapIsNeverPassed() {
         let limit = BodyLimit.forBody(serverLength: 10 * Self.mebibyte, feedLength: nil, maxSize: Self.mebibyte, cap: .maxEpisodeSize)
         #expect(limit == BodyLimit(bytes: Self.mebibyte, limit: .cap(.maxEpisodeSize)))

@@ -230,4 +230,24 @@ import Testing
         #expect(line.contains("http://h/show/ is a web page pointing to http://h/feed.xml, which is the subscription") && line.contains("\"Other\""))
         #expect(taken.moves.isEmpty && taken.address == "http://h/show/")
     }
+
+    /// The feed a page names that redirects permanently onto another subscription's feed is
+    /// refused, and the subscription stays at the page, as when that feed cannot be read: it
+    /// was moved to the feed it never read, with a note saying so beside the error.
+    @Test func aPagesFeedThatRedirectsOntoAnothersFeedLeavesTheSubscriptionAtThePage() {
+        let found = FeedResolution(link: "http://h/show/", feeds: ["http://h/feed.xml"], chosen: "http://h/feed.xml", way: .alternate)
+        var sneak = FeedRefresh(
+            subscription: 1, url: "http://h/show/", last: .init(), owners: ["http://h/other.xml": .init(subscription: 2, title: "Other")],
+            followsPage: true)
+        _ = sneak.failed(FeedError(.html, source: "http://h/show/"))
+        _ = sneak.pageRead(.success(found))
+        guard case .end(.failed(let refused)) = sneak.answered(.init(status: 200, permanentTarget: "http://h/other.xml", digest: "other")),
+            case .movedOntoAnother(let line) = refused.kind
+        else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(line.hasPrefix("http://h/feed.xml redirects permanently to http://h/other.xml, which is the subscription \"Other\""))
+        #expect(sneak.address == "http://h/show/" && sneak.documentURL == "http://h/show/" && sneak.moves.isEmpty, "\(sneak.moves)")
+    }
 }

@@ -223,6 +223,7 @@ struct FeedRefresh {
                 }
                 let refusal = RefusedMove(move: move, owner: owner.title, readWhereItIs: false)
                 refused.append(refusal)
+                returnToPage()
                 return .end(.failed(FeedError(.movedOntoAnother(refusal.description), source: requested)))
             }
             moves.append(move)
@@ -335,14 +336,21 @@ struct FeedRefresh {
             return readOwnDocument(own, warning: warning)
         }
         if let page = beforePage {
-            // Not moved to a feed that cannot be read: the next update reads the page again.
             var error = error
             error.source = "\(address) (found from \(page.address))"
-            (address, moves, documentURL) = page
-            beforePage = nil
+            returnToPage()
             return .end(.failed(error))
         }
         return .end(.failed(error))
+    }
+
+    /// Back at the web page the feed was found on (`pageRead`), as if the page's move had not
+    /// been seen: a feed that cannot be read, or that moves onto another subscription's, does not
+    /// move the subscription, and the next update reads the page again.
+    private mutating func returnToPage() {
+        guard let page = beforePage else { return }
+        (address, moves, documentURL) = page
+        beforePage = nil
     }
 
     /// Lets go of the pages read, once the feed's end was recorded.

@@ -33,9 +33,12 @@ struct BodyLimit: Equatable {
     var limit: Limit
 
     /// The margin over a known length: twice the length, and at least 64 MiB more, so that a feed
-    /// that is wrong by a factor, or a placeholder length, never stops a real episode.
+    /// that is wrong by a factor, or a placeholder length, never stops a real episode. A length
+    /// is the server's or the feed's word, anything up to Int64's end: past it, the margin is
+    /// Int64's end (which the cap is under), never an overflow that ends the process.
     static func margin(over length: Int64) -> Int64 {
-        length + max(length, 64 * 1024 * 1024)
+        let (far, overflow) = length.addingReportingOverflow(max(length, 64 * 1024 * 1024))
+        return overflow ? .max : far
     }
 
     /// The limit for a body whose server announced `serverLength` (nil: none, or only a

@@ -92,10 +92,11 @@ final class Transfer {
     /// The receive buffer for a file of about `length` bytes: no bigger than the whole response
     /// (the file and its headers, rounded up to 16 KiB, libcurl's default), so many small files in
     /// flight do not cost 256 KiB each. Lengths under 4 KiB are the placeholders feeds use (0, 1,
-    /// 1024) and are not believed.
+    /// 1024) and are not believed; a length past the largest buffer (up to Int64's end, as a
+    /// hostile feed may write) gets the largest.
     static func receiveBuffer(forLength length: Int64?) -> Int {
         guard let length, length >= 4096 else { return receiveBuffer }
-        let response = Int(clamping: length) + headerAllowance
+        let response = Int(min(length, Int64(receiveBuffer))) + headerAllowance
         let rounded = (response + 16 * 1024 - 1) / (16 * 1024) * (16 * 1024)
         return min(receiveBuffer, rounded)
     }
