@@ -5,7 +5,7 @@ import Testing
 
 /// Room before bytes, through the built binary, on a real file system that is nearly full: a
 /// tmpfs of a few MiB as the Episodes directory (where this process may mount one: root on CI).
-@Suite(.timeLimit(.minutes(2))) struct FreeSpaceCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct FreeSpaceCommandTests {
     @Test func anEpisodeLargerThanTheRoomWaitsPausedAndTheOthersDownload() async throws {
         try await Self.onTmpfs(size: "2m", prefix: "free-space") { episodes in
             let server = try LoopbackServer()

@@ -225,6 +225,33 @@ import Testing
         #expect(download.transferFailed(stopped, batchStop: nil, scheduler: &retries) == [.end(.cancelled)])
     }
 
+    @Test func anAnswerOfNoKnownSizeIsHeldToTheRoomAsItGrows() throws {
+        var download = episode()
+        var retries = scheduler()
+        _ = download.begin()
+        _ = download.transferStarted()
+        let chunked = TransferResponse(
+            id: 1, offset: 0, total: nil, effectiveURL: Self.url, etag: "\"e1\"", lastModified: nil, encoded: false, startedOver: nil)
+        #expect(download.responded(chunked, now: start, room: FreeSpaceCheck.Room(free: 0, floor: Self.mebibyte)) == [], "no size to check yet")
+        let step = 4 * Self.mebibyte
+        let roomy = FreeSpaceCheck.Room(free: 5 * Self.mebibyte, floor: Self.mebibyte)
+        #expect(download.filled(4 * Self.mebibyte, room: roomy, step: step) == [], "exactly another step above the floor")
+        let tight = FreeSpaceCheck.Room(free: 5 * Self.mebibyte - 1, floor: Self.mebibyte)
+        #expect(download.filled(8 * Self.mebibyte, room: tight, step: step) == [.cancelTransfer])
+        #expect(download.filled(12 * Self.mebibyte, room: tight, step: step) == [], "stopped once")
+        let why = try #require(FreeSpaceCheck.problem(growingFrom: 8 * Self.mebibyte, by: step, in: tight))
+        #expect(why.hasPrefix("not enough room: the server gave no size, it has 8.0 MiB and "), "\(why)")
+        let stopped = FailedTransfer(id: 1, kind: .cancelled, url: Self.url, bytes: 8 * Self.mebibyte)
+        #expect(download.transferFailed(stopped, batchStop: nil, scheduler: &retries) == [.end(.paused(because: why, bytes: 8 * Self.mebibyte))])
+
+        // An answer whose size was known was checked when it came.
+        var sized = episode()
+        _ = sized.begin()
+        _ = sized.transferStarted()
+        _ = sized.responded(response(total: 9 * Self.mebibyte), now: start, room: anyRoom)
+        #expect(sized.filled(8 * Self.mebibyte, room: tight, step: step) == [])
+    }
+
     @Test func whatAnEpisodeInFlightStillNeedsIsTheServersSizeLessWhatItHas() {
         var download = episode()
         #expect(download.stillNeeded == 4_000_000, "the feed's length before the server answers")

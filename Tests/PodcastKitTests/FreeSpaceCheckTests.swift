@@ -48,6 +48,18 @@ import Testing
         #expect(problem(size: 10, free: .max, reserved: .max, floor: .max) != nil, "no overflow")
     }
 
+    @Test func anAnswerOfNoKnownSizeGrowsWhileAnotherStepFitsAboveTheFloor() throws {
+        let step = 4 * mebibyte
+        let room = { (free: Int64?, reserved: Int64) in FreeSpaceCheck.Room(free: free, reserved: reserved, floor: 10 * self.mebibyte) }
+        #expect(FreeSpaceCheck.problem(growingFrom: 0, by: step, in: room(14 * mebibyte, 0)) == nil, "exactly a step above the floor")
+        #expect(FreeSpaceCheck.problem(growingFrom: 0, by: step, in: room(nil, 0)) == nil, "an unknown room holds nothing back")
+        let why = try #require(FreeSpaceCheck.problem(growingFrom: 20 * mebibyte, by: step, in: room(14 * mebibyte, mebibyte)))
+        #expect(why == "not enough room: the server gave no size, it has 20.0 MiB and 14.0 MiB is free (1.0 MiB of it for the downloads "
+            + "already running), which would leave less than min-free-space (10M) after the next 4.0 MiB; make room or lower "
+            + "min-free-space, then podcast resume")
+        #expect(FreeSpaceCheck.problem(growingFrom: 0, by: step, in: FreeSpaceCheck.Room(free: .max, reserved: .max, floor: .max)) != nil, "no overflow")
+    }
+
     @Test func onlyAnAnswerLargerThanTheRoomLeftOrAMebibyteWaitsForTheGoAhead() {
         let room = { (free: Int64?, reserved: Int64) in FreeSpaceCheck.Room(free: free, reserved: reserved, floor: 10 * self.mebibyte) }
         #expect(FreeSpaceCheck.unaskedBytes(in: room(nil, 0)) == nil, "an unknown room holds nothing back")

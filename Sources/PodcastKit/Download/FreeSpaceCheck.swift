@@ -32,6 +32,25 @@ enum FreeSpaceCheck {
         return overflow || kept > free ? 0 : min(unaskedAnswer, free - kept)
     }
 
+    /// Why an episode whose answer gave no size cannot go on growing in `room`, or nil while it
+    /// can: `have` is what its partial file holds, and it is told of again after another `step`,
+    /// so it stops while that much is still left above the floor (and what the other downloads
+    /// running there still need).
+    static func problem(growingFrom have: Int64, by step: Int64, in room: Room) -> String? {
+        guard let free = room.free else { return nil }
+        let (kept, overflow) = room.reserved.addingReportingOverflow(room.floor)
+        let (wanted, overflowAgain) = kept.addingReportingOverflow(step)
+        guard overflow || overflowAgain || wanted > free else { return nil }
+        return "not enough room: the server gave no size, it has \(ByteCount.text(have)) and \(ByteCount.text(free)) is free"
+            + running(room) + ", which would leave less than min-free-space (\(ByteCount.written(room.floor))) after the next "
+            + "\(ByteCount.text(step)); make room or lower min-free-space, then podcast resume"
+    }
+
+    /// What the downloads already running take of `room`, for a reason line; empty for none.
+    private static func running(_ room: Room) -> String {
+        room.reserved > 0 ? " (\(ByteCount.text(room.reserved)) of it for the downloads already running)" : ""
+    }
+
     /// Why the episode cannot start or go on in `room`, or nil when it fits or its size or the
     /// room is unknown: `size` is its whole file (the server's length, else the feed's), `have`
     /// what its partial file already holds.
@@ -42,8 +61,7 @@ enum FreeSpaceCheck {
         let (wanted, overflowAgain) = taken.addingReportingOverflow(room.floor)
         guard overflow || overflowAgain || wanted > free else { return nil }
         let left = overflow ? -1 : free - taken
-        let running = room.reserved > 0 ? " (\(ByteCount.text(room.reserved)) of it for the downloads already running)" : ""
-        return "not enough room: it needs \(ByteCount.text(needed)) and \(ByteCount.text(free)) is free\(running), which would leave "
+        return "not enough room: it needs \(ByteCount.text(needed)) and \(ByteCount.text(free)) is free\(running(room)), which would leave "
             + (left < 0 ? "none" : ByteCount.text(left)) + " (min-free-space is \(ByteCount.written(room.floor))); "
             + "make room or lower min-free-space, then podcast resume"
     }

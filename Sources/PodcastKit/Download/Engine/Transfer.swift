@@ -81,7 +81,8 @@ final class Transfer {
     private static let feedReceiveBuffer = 64 * 1024
 
     /// Received bytes are announced (`.filled`) in pieces this large, so they can be handed to
-    /// the disk's writeback while the network reads.
+    /// the disk's writeback while the network reads, and an answer of no known size is held to
+    /// the room on its disk as it grows.
     static let filledPiece: Int64 = 4 * 1024 * 1024
 
     /// Room in the receive buffer for the response's headers, which arrive in the same reads as

@@ -304,7 +304,8 @@ public enum TransferEvent: Sendable, Equatable {
     /// Where every running transfer stands; at most four times a second.
     case progress([TransferProgress])
     /// A transfer's partial file holds `bytes` bytes, another `Transfer.filledPiece` or more
-    /// since it last said so: for the digest, and for the disk's writeback.
+    /// since it last said so: for the digest, the disk's writeback, and the room an answer of
+    /// no known size takes as it grows (`EpisodeDownload.filled`).
     case filled(id: Int, bytes: Int64)
     /// A transfer ended well.
     case completed(CompletedTransfer)

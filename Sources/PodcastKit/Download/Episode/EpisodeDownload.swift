@@ -189,6 +189,19 @@ extension EpisodeDownload {
         return actions + (answer.awaitsGoAhead ? [.goAhead] : [])
     }
 
+    /// Its partial file holds `bytes` (`TransferEvent.filled`, each `step` written). An answer
+    /// that gave no size (chunked, or compressed) could not be checked when it came
+    /// (`responded`), so it is checked as it grows: once less than another `step` is left above
+    /// `min-free-space` in `room`, its transfer stops and the episode is paused with the reason,
+    /// its partial file kept for `podcast resume`.
+    mutating func filled(_ bytes: Int64, room: FreeSpaceCheck.Room, step: Int64) -> [Action] {
+        guard phase == .transferring, pendingStop == nil, let answer = currentAttempt.response, answer.total == nil,
+            let why = FreeSpaceCheck.problem(growingFrom: bytes, by: step, in: room)
+        else { return [] }
+        pendingStop = .noRoom(why)
+        return [.cancelTransfer]
+    }
+
     /// The transfer reached `progress`: how much of it to write, and how.
     mutating func progressed(_ progress: TransferProgress, now: ContinuousClock.Instant) -> Checkpoint {
         record.speed = progress.speed
