@@ -28,6 +28,18 @@ public enum SecretRedactor {
         rewritten.withUnsafeBytes(output)
     }
 
+    /// Overwrites every URL's secrets in `bytes` (UTF-8) with `*`, byte for byte: for text that
+    /// must keep its length, the process's own arguments (`ProcessArguments`). True when there
+    /// was a secret.
+    @discardableResult
+    public static func blank(_ bytes: UnsafeMutableRawBufferPointer) -> Bool {
+        let secrets = secrets(in: UnsafeRawBufferPointer(bytes))
+        for secret in secrets {
+            for index in secret { bytes[index] = UInt8(ascii: "*") }
+        }
+        return !secrets.isEmpty
+    }
+
     // MARK: Which parameters are secrets
 
     /// How a parameter's name is matched against a rule's, after ASCII lower-casing and trimming
@@ -74,9 +86,15 @@ public enum SecretRedactor {
 
     /// The masked copy of `bytes`, or nil when they hold no secret.
     private static func rewrite(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        let secrets = secrets(in: bytes)
+        return secrets.isEmpty ? nil : masking(bytes, secrets)
+    }
+
+    /// Where the secrets of every URL in `bytes` are.
+    private static func secrets(in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
         // Credentials need an `@`, parameters a `?` or a `#`: text without any (nearly all a
         // table or a message) is passed on after three memchr runs, without looking for URLs.
-        guard contains(bytes, atSign) || contains(bytes, questionMark) || contains(bytes, hashSign) else { return nil }
+        guard contains(bytes, atSign) || contains(bytes, questionMark) || contains(bytes, hashSign) else { return [] }
         var secrets: [Range<Int>] = []
         var index = 0
         while let colon = find(colonSign, in: bytes, from: index) {
@@ -87,7 +105,7 @@ public enum SecretRedactor {
             // Not past the URL: another one may sit in its path or query (a tracking redirect's target).
             index = authority
         }
-        return secrets.isEmpty ? nil : masking(bytes, secrets)
+        return secrets
     }
 
     /// Where the authority of a URL whose `://` (or, in JSON, `:\/\/`) starts at `colon` begins;

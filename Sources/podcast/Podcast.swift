@@ -36,6 +36,7 @@ struct Podcast: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         Console.guardStandardDescriptors()
         let arguments = CommandLine.arguments
+        ProcessArguments.hideSecrets()
         do {
             if let unknown = CommandSuggestion.unknownCommand(in: Array(arguments.dropFirst())) { throw unknown }
             var command = try parseAsRoot(Array(arguments.dropFirst()))

@@ -314,6 +314,28 @@ import Testing
         #expect(open.text.contains("Download with: podcast download 1   (or 1-3, 2,5, all)"), "\(open.text)")
     }
 
+    /// What `ps` shows of a running download (`/proc/<pid>/cmdline`): the feed's credentials
+    /// and token, and the header's value, blanked byte for byte; the rest as typed.
+    @Test func theProcessListShowsNoSecretOfTheArguments() async throws {
+        let server = try LoopbackServer(routes: ["/feed.xml": .noResponse])
+        let podcast = try PodcastBinary()
+        let feed = server.url("/feed.xml?token=t0k3n-42&page=1").replacing("http://", with: "http://member:pa55-word@")
+        let download = try ChildProcess(
+            builtExecutable(named: "podcast"), ["download", feed, "1", "--header", "X-Key: \(Self.secret)"],
+            environment: podcast.runEnvironment)
+        #expect(try await ResumeScenario.wait { !ResumeScenario.requests(server, path: "/feed.xml").isEmpty }, "the feed was never asked for")
+        let shown = String(decoding: FileManager.default.contents(atPath: "/proc/\(download.pid)/cmdline") ?? Data(), as: UTF8.self)
+        kill(download.pid, SIGKILL)
+        _ = await download.finish(within: .seconds(10))
+
+        let arguments = shown.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+        let blanked = String(repeating: "*", count: "member:pa55-word".count)
+        #expect(arguments.contains("http://\(blanked)@127.0.0.1:\(server.port)/feed.xml?token=********&page=1"), "\(arguments)")
+        #expect(arguments.contains("X-Key: " + String(repeating: "*", count: Self.secret.count)), "\(arguments)")
+        for secret in ["pa55-word", "t0k3n-42", Self.secret] { #expect(!shown.contains(secret), "ps shows \(secret): \(arguments)") }
+        #expect(ResumeScenario.requests(server, path: "/feed.xml").first?.query == "token=t0k3n-42&page=1", "the request still has them")
+    }
+
     // MARK: https to http
 
     /// An https nginx (its certificate the only one the home trusts) whose `/ep.mp3` and

@@ -10,6 +10,17 @@ import Testing
 
     // MARK: Credentials
 
+    @Test func blankingKeepsTheLengthAndHidesWhatRedactingHides() {
+        let text = "https://u:p4ss@h.example/f.xml?access_token=abc&x=1 and https://h.example/plain"
+        var bytes = Array(text.utf8)
+        let found = bytes.withUnsafeMutableBytes { SecretRedactor.blank($0) }
+        #expect(found)
+        #expect(String(decoding: bytes, as: UTF8.self) == "https://******@h.example/f.xml?access_token=***&x=1 and https://h.example/plain")
+        var plain = Array("podcast download 1-3 --json".utf8)
+        #expect(!plain.withUnsafeMutableBytes { SecretRedactor.blank($0) })
+        #expect(String(decoding: plain, as: UTF8.self) == "podcast download 1-3 --json")
+    }
+
     @Test func credentialsAreMaskedWhateverTheScheme() {
         #expect(redacted("https://user:pa55@host.example/a@b?c=d") == "https://***@host.example/a@b?c=d")
         #expect(redacted("HTTP://u:p@h/") == "HTTP://***@h/")
