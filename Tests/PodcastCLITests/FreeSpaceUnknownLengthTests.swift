@@ -7,10 +7,9 @@ import Testing
 /// cut by the connection's close), or compressed though identity was asked for (its
 /// Content-Length counts compressed bytes, so `ResponseCheck` leaves its total unknown). No size
 /// can be checked when such an answer comes, so it is checked as it grows
-/// (`EpisodeDownload.filled`, each `Transfer.filledPiece`): it stops, paused with one line,
-/// while another piece still fits above `min-free-space`, and the other episodes go on. At a
-/// home line's speed a piece takes seconds; on loopback the run's speed is capped so that the
-/// check, on the batch's thread, keeps up with the engine's writes as it does there.
+/// (`EpisodeDownload.grew`, each `Transfer.filledPiece`, the transfer waiting for the check):
+/// it stops, paused with one line, while another piece still fits above `min-free-space`, and
+/// the other episodes go on.
 @Suite(.timeLimit(.minutes(5))) struct FreeSpaceUnknownLengthTests {
     @Test func aChunkedAnswerWithNoLengthAnywhereWaitsPausedAndLeavesTheFloor() async throws {
         try await Self.onTmpfs(size: "24m", prefix: "free-space-chunked") { episodes in
@@ -42,7 +41,7 @@ import Testing
         server.setRoute("/small.mp3", .file(body: small, contentType: "audio/mpeg", etag: "\"small\""))
         let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
         let download = try await podcast.run(
-            ["download", "all", "--json", "--episodes-dir", episodes, "--min-free-space", "8M", "--limit-rate", "20M"])
+            ["download", "all", "--json", "--episodes-dir", episodes, "--min-free-space", "8M"])
         #expect(download.status == 1, "\(download.stderr)")
         #expect(!download.stderr.contains("stopped every download"), "\(download.stderr)")
         #expect(download.stderrLines.contains { $0.hasPrefix("paused episode 2 (Big): not enough room: the server gave no size") }, "\(download.stderr)")

@@ -9,10 +9,11 @@ import Testing
 /// Transfers that wait for the go-ahead (`TransferRequest.goAheadAbove`) beside what else
 /// pauses, continues or redirects them: each one that is told to go ahead ends, byte for byte.
 @Suite(.timeLimit(.minutes(2))) struct GoAheadEdgeTests {
-    /// Runs `requests`; each answer that waits gets `decide` called (on a task) with it; returns
-    /// every event once all ended (bounded by 30 s).
+    /// Runs `requests`; each answer that waits gets `decide` called (on a task) with it, and each
+    /// `.filled` `grew`; returns every event once all ended (bounded by 30 s).
     private func run(
         _ requests: [TransferRequest], settings: TransferEngine.Settings,
+        grew: @escaping @Sendable (TransferEngine, Int, Int64) async -> Void = { _, _, _ in },
         decide: @escaping @Sendable (TransferEngine, TransferResponse) async -> Void
     ) async throws -> [TransferEvent] {
         let events = Mutex<[TransferEvent]>([])
@@ -30,6 +31,7 @@ import Testing
         for await event in stream {
             switch event {
             case .responded(let answer) where answer.awaitsGoAhead: await decide(engine, answer)
+            case .filled(let id, let bytes): await grew(engine, id, bytes)
             case .completed, .failed: ended += 1
             default: break
             }
@@ -88,6 +90,28 @@ import Testing
         #expect(answers.first { $0.id == 1 }?.awaitsGoAhead == true)
         #expect(answers.first { $0.id == 2 }?.awaitsGoAhead == false, "\(answers)")
         #expect(try Data(contentsOf: URL(filePath: directory.path("1.part"))) == small)
+    }
+
+    /// An answer of no known size waits after each piece it announces (`Transfer.filledPiece`),
+    /// its partial file holding exactly what it announced until it is told to go on.
+    @Test func anAnswerOfNoKnownSizeWaitsAfterEachPieceItAnnounces() async throws {
+        let directory = try TemporaryDirectory(prefix: "red-go-grow")
+        let large = Self.body(5, size: 9 * 1024 * 1024)
+        let chunks = stride(from: 0, to: large.count, by: 256 * 1024).map { Data(large[$0..<min(large.count, $0 + 256 * 1024)]) }
+        let server = try LoopbackServer(routes: ["/chunked": .chunked(chunks: chunks)])
+        var request = TransferRequest(id: 1, url: server.url("/chunked"), partialPath: directory.path("1.part"), expectsMedia: false)
+        request.goAheadAbove = 1000
+        let held = Mutex<[Int64]>([])
+        let events = try await run([request], settings: .init(http: HTTPSettings(stallTimeout: 5)), grew: { engine, id, bytes in
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory.path("1.part"))[.size] as? Int64) ?? -1
+            held.withLock { $0.append(size - bytes) }
+            engine.goAhead(id)
+        }) { engine, answer in
+            engine.goAhead(answer.id)
+        }
+        #expect(outcome(events, 1) == "completed \(large.count)")
+        #expect(held.withLock { $0 } == [0, 0], "the file grew past what was announced before the go-ahead")
+        #expect(try Data(contentsOf: URL(filePath: directory.path("1.part"))) == large)
     }
 
     /// A 206 to a resume waits with the partial file as it was and appends after the go-ahead;

@@ -180,7 +180,7 @@ public final class DownloadBatch {
         case .filled(_, let bytes):
             if placement.syncsToDisk { startWriteback(id, upTo: bytes) }
             let room = room(for: id)
-            perform(active[id]?.filled(bytes, room: room, step: Transfer.filledPiece), for: id, report: report)
+            perform(active[id]?.grew(to: bytes, room: room, step: Transfer.filledPiece), for: id, report: report)
         case .completed(let done):
             perform(active[id]?.transferCompleted(done), for: id, report: report)
         case .failed(let failure):

@@ -12,7 +12,8 @@ import PodcastPlatform
 /// the first body bytes (or at the end, for an answer without a body). Every piece written is
 /// held to a `BodyLimit`, so no body fills the disk; an answer larger than the request's
 /// `goAheadAbove` waits, its first piece held by libcurl, until the caller has checked the room
-/// for it and calls `goAhead` (or cancels it).
+/// for it and calls `goAhead` (or cancels it), and an answer of no known size waits so after
+/// each `filledPiece` it writes.
 final class Transfer {
     let request: TransferRequest
     let easy: CurlEasy
@@ -34,9 +35,13 @@ final class Transfer {
     private(set) var refusal: FailedTransfer.Kind?
     /// What the current hop's answer is, as far as its body has shown.
     private var hop = Hop.unchecked
-    /// True while its accepted answer waits, its body unwritten, for `goAhead`
-    /// (`TransferRequest.goAheadAbove`): its write callback paused it at the first piece.
+    /// True while its accepted answer waits for `goAhead` (`TransferRequest.goAheadAbove`): its
+    /// write callback paused it at the first piece, or, for an answer of no known size, at the
+    /// piece after each `filledPiece` written.
     private var awaitsGoAhead = false
+    /// True when the accepted answer gave no size (chunked, or compressed) and the request waits
+    /// for go-aheads: it then waits after each `filledPiece`, for the room it takes as it grows.
+    private var growsUnchecked = false
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
     /// While the transfer waits for the speed cap (its write callback paused it): the cap's turn
@@ -326,7 +331,8 @@ final class Transfer {
         case .discarded:
             return length
         case .file:
-            break
+            // libcurl keeps this piece and hands it over again once the transfer goes ahead.
+            if transfer.awaitsGoAhead { return podcast_curl_writefunc_pause }
         }
         if let limiter = transfer.limiter {
             guard limiter.allows() else {
@@ -357,6 +363,8 @@ final class Transfer {
         transfer.received += Int64(length)
         if transfer.written - transfer.unannounced >= filledPiece {
             transfer.unannounced = transfer.written
+            // Set before the batch hears of it: its go-ahead can only come after.
+            if transfer.growsUnchecked { transfer.awaitsGoAhead = true }
             transfer.outbox.post(.filled(id: transfer.request.id, bytes: transfer.written))
         }
         return length
@@ -419,6 +427,7 @@ final class Transfer {
         limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxSize: request.maxSize, cap: request.sizeCap)
         if let total, total > limit.bytes { return .tooLarge(limit.reason(url: url)) }
         if let total, let unasked = request.goAheadAbove { awaitsGoAhead = total - written > unasked }
+        growsUnchecked = total == nil && request.goAheadAbove != nil
         outbox.post(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: answer.etag,
             lastModified: answer.lastModified, encoded: answer.isEncoded, startedOver: startedOver, awaitsGoAhead: awaitsGoAhead)))

@@ -45,6 +45,7 @@ public struct TransferRequest: Sendable, Equatable {
     /// An answer bringing more than this many bytes (its size less what the partial file holds)
     /// waits, its body unwritten, for the caller to check it against the room on the disk and
     /// call `TransferEngine.goAhead` (or `cancel`): the answer tells (`TransferResponse.awaitsGoAhead`).
+    /// An answer of no known size waits so after each `.filled` it announces.
     /// Nil: no answer waits. A feed can leave an episode's length out, or write 0 or 1, so the
     /// server's is the first size worth checking (`FreeSpaceCheck`).
     public var goAheadAbove: Int64?
@@ -305,7 +306,8 @@ public enum TransferEvent: Sendable, Equatable {
     case progress([TransferProgress])
     /// A transfer's partial file holds `bytes` bytes, another `Transfer.filledPiece` or more
     /// since it last said so: for the digest, the disk's writeback, and the room an answer of
-    /// no known size takes as it grows (`EpisodeDownload.filled`).
+    /// no known size takes as it grows (`EpisodeDownload.grew`), which waits for the go-ahead
+    /// then when its request has `goAheadAbove`.
     case filled(id: Int, bytes: Int64)
     /// A transfer ended well.
     case completed(CompletedTransfer)
