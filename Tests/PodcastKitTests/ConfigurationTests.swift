@@ -50,6 +50,10 @@ import Testing
         #expect(ByteCount.bytesPerSecond("0") == nil)
         #expect(ByteCount.bytesPerSecond("-1k") == nil)
         #expect(ByteCount.bytesPerSecond("fast") == nil)
+        #expect(ByteCount.bytesPerSecond("1.5M") == 1_572_864)
+        for written in ["0x10", "1e3", "+5", "inf", "nan", "1.2.3k", ".", "k", ""] {
+            #expect(ByteCount.bytesPerSecond(written) == nil, "\(written)")
+        }
     }
 
     @Test func unknownKeysAreCollectedNotFatal() throws {

@@ -14,7 +14,10 @@ public enum ByteCount {
         let trimmed = text.trimmingWhitespace()
         let multiplier = trimmed.last.flatMap { multipliers[$0] } ?? 1
         let digits = multiplier == 1 ? Substring(trimmed) : trimmed.dropLast()
-        guard let value = Double(digits), value > 0, value * multiplier < Double(Int64.max) else { return nil }
+        // Decimal digits and one point only: `Double` would also read `0x10`, `1e3`, `+5` and `inf`.
+        guard digits.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }), digits.filter({ $0 == "." }).count <= 1,
+            let value = Double(digits), value > 0, value * multiplier < Double(Int64.max)
+        else { return nil }
         return max(1, Int64(value * multiplier))
     }
 
