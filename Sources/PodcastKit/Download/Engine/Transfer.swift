@@ -39,8 +39,11 @@ final class Transfer {
     /// write callback paused it at the first piece, or, for an answer of no known size, at the
     /// piece after each `filledPiece` written.
     private var awaitsGoAhead = false
-    /// True when the accepted answer gave no size (chunked, or compressed) and the request waits
-    /// for go-aheads: it then waits after each `filledPiece`, for the room it takes as it grows.
+    /// True when the accepted answer gave no size (chunked) and the request waits for
+    /// go-aheads: it then waits after each `filledPiece`, for the room it takes as it grows. A
+    /// compressed answer never waits so: libcurl keeps what it decodes while a transfer is
+    /// paused, and a body that decodes to megabytes from a few kilobytes ends its transfer with
+    /// CURLE_OUT_OF_MEMORY; its room is checked as it grows without it waiting.
     private var growsUnchecked = false
     /// The run's speed cap, when there is one.
     private let limiter: RateLimiter?
@@ -427,7 +430,7 @@ final class Transfer {
         limit = BodyLimit.forBody(serverLength: serverLength, feedLength: request.expectedLength, maxSize: request.maxSize, cap: request.sizeCap)
         if let total, total > limit.bytes { return .tooLarge(limit.reason(url: url)) }
         if let total, let unasked = request.goAheadAbove { awaitsGoAhead = total - written > unasked }
-        growsUnchecked = total == nil && request.goAheadAbove != nil
+        growsUnchecked = total == nil && request.goAheadAbove != nil && !answer.isEncoded
         outbox.post(.responded(TransferResponse(
             id: request.id, offset: written, total: total, effectiveURL: url, etag: answer.etag,
             lastModified: answer.lastModified, encoded: answer.isEncoded, startedOver: startedOver, awaitsGoAhead: awaitsGoAhead)))

@@ -191,9 +191,10 @@ extension EpisodeDownload {
 
     /// Its partial file holds `bytes` (`TransferEvent.filled`, each `step` written). An answer
     /// that gave no size (chunked, or compressed) could not be checked when it came
-    /// (`responded`), so it is checked as it grows, its transfer waiting: it goes on while
-    /// another `step` fits above `min-free-space` in `room`; else it stops and the episode is
-    /// paused with the reason, its partial file kept for `podcast resume`.
+    /// (`responded`), so it is checked as it grows, its transfer waiting (a compressed one does
+    /// not wait: `Transfer.growsUnchecked`): it goes on while another `step` fits above
+    /// `min-free-space` in `room`; else it stops and the episode is paused with the reason, its
+    /// partial file kept for `podcast resume`.
     mutating func grew(to bytes: Int64, room: FreeSpaceCheck.Room, step: Int64) -> [Action] {
         guard phase == .transferring, pendingStop == nil, let answer = currentAttempt.response, answer.total == nil else { return [] }
         guard let why = FreeSpaceCheck.problem(growingFrom: bytes, by: step, in: room) else { return [.goAhead] }
