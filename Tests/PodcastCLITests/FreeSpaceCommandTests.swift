@@ -7,7 +7,7 @@ import Testing
 /// tmpfs of a few MiB as the Episodes directory (where this process may mount one: root on CI).
 @Suite(.timeLimit(.minutes(5))) struct FreeSpaceCommandTests {
     @Test func anEpisodeLargerThanTheRoomWaitsPausedAndTheOthersDownload() async throws {
-        try await Self.onTmpfs(size: "2m", prefix: "free-space") { episodes in
+        try await TmpfsScenario.run(size: "2m", prefix: "free-space", suite: "FreeSpaceCommandTests") { episodes in
             let server = try LoopbackServer()
             let big = ResumeScenario.media(seed: 1, size: 3 * 1024 * 1024)
             let small = ResumeScenario.media(seed: 2, size: 100_000)
@@ -41,7 +41,7 @@ import Testing
     /// written, and the episode waits paused with the reason; the others go on, and `podcast
     /// resume` fetches it once there is room.
     @Test func theServersLengthIsCheckedBeforeTheBodyWhenTheFeedGivesNone() async throws {
-        try await Self.onTmpfs(size: "4m", prefix: "free-space-answer") { episodes in
+        try await TmpfsScenario.run(size: "4m", prefix: "free-space-answer", suite: "FreeSpaceCommandTests") { episodes in
             let server = try LoopbackServer()
             let big = ResumeScenario.media(seed: 3, size: 6 * 1024 * 1024)
             let small = ResumeScenario.media(seed: 4, size: 100_000)
@@ -86,7 +86,7 @@ import Testing
     /// checked on that answer for the rest it needs: it waits paused with its bytes untouched,
     /// and `podcast resume` continues it with a range once there is room.
     @Test func aContinuedAnswerThatDoesNotFitKeepsThePartialFileForResume() async throws {
-        try await Self.onTmpfs(size: "32m", prefix: "free-space-partial") { episodes in
+        try await TmpfsScenario.run(size: "32m", prefix: "free-space-partial", suite: "FreeSpaceCommandTests") { episodes in
             let server = try LoopbackServer()
             let big = ResumeScenario.media(seed: 7, size: 6 * 1024 * 1024)
             let kept = 1024 * 1024
@@ -121,7 +121,7 @@ import Testing
     /// Two episodes that each fit but not together: the second to answer finds the room the first
     /// still needs taken, and waits paused instead of both filling the disk.
     @Test func twoRunningEpisodesThatDoNotFitTogetherDoNotBothGoOn() async throws {
-        try await Self.onTmpfs(size: "4m", prefix: "free-space-running") { episodes in
+        try await TmpfsScenario.run(size: "4m", prefix: "free-space-running", suite: "FreeSpaceCommandTests") { episodes in
             let server = try LoopbackServer()
             let first = ResumeScenario.media(seed: 5, size: 2 * 1024 * 1024)
             let second = ResumeScenario.media(seed: 6, size: 2 * 1024 * 1024)
@@ -159,19 +159,6 @@ import Testing
         }
     }
 
-    /// Runs `body` with a fresh tmpfs of `size` mounted as the Episodes directory, unmounted
-    /// after; skipped, with a line saying why, where this process may not mount one.
-    private static func onTmpfs(size: String, prefix: String, _ body: (String) async throws -> Void) async throws {
-        let scratch = try TemporaryDirectory(prefix: prefix)
-        let episodes = scratch.path("Episodes")
-        try FileManager.default.createDirectory(atPath: episodes, withIntermediateDirectories: true)
-        guard mount("tmpfs", episodes, "tmpfs", 0, "size=\(size)") == 0 else {
-            print("FreeSpaceCommandTests: skipped, a tmpfs cannot be mounted here (\(String(cString: strerror(errno))))")
-            return
-        }
-        defer { umount2(episodes, Int32(MNT_DETACH)) }
-        try await body(episodes)
-    }
 
     /// The size of the largest regular file under `folder`, at any depth (0: none).
     private static func largestFile(under folder: String) -> Int {

@@ -12,7 +12,7 @@ import Testing
 /// the other episodes go on.
 @Suite(.timeLimit(.minutes(5))) struct FreeSpaceUnknownLengthTests {
     @Test func aChunkedAnswerWithNoLengthAnywhereWaitsPausedAndLeavesTheFloor() async throws {
-        try await Self.onTmpfs(size: "24m", prefix: "free-space-chunked") { episodes in
+        try await TmpfsScenario.run(size: "24m", prefix: "free-space-chunked", suite: "FreeSpaceUnknownLengthTests") { episodes in
             let server = try LoopbackServer()
             let big = ResumeScenario.media(seed: 3, size: 30 * 1024 * 1024)
             let chunks = stride(from: 0, to: big.count, by: 256 * 1024).map { Data(big[$0..<min(big.count, $0 + 256 * 1024)]) }
@@ -25,7 +25,7 @@ import Testing
     /// (`Transfer.growsUnchecked`): when the batch's thread lags behind a body that decodes at
     /// loopback speed, the disk fills first, and every download stops with nothing lost.
     @Test func aCompressedAnswerWaitsPausedAndLeavesTheFloor() async throws {
-        try await Self.onTmpfs(size: "24m", prefix: "free-space-gzip") { episodes in
+        try await TmpfsScenario.run(size: "24m", prefix: "free-space-gzip", suite: "FreeSpaceUnknownLengthTests") { episodes in
             let server = try LoopbackServer()
             server.setRoute("/big.mp3", .gzipBomb(decodedSize: 30 * 1024 * 1024))
             await withKnownIssue("a compressed answer's room check races its writes", isIntermittent: true) {
@@ -57,34 +57,16 @@ import Testing
         let free = Int64(stats.f_bavail) * Int64(stats.f_frsize)
         #expect(free >= 8 * 1024 * 1024, "the floor is left free: \(free) bytes")
     }
-
-    /// Runs `body` with a fresh tmpfs of `size` mounted as the Episodes directory, unmounted
-    /// after; skipped, with a line saying why, where this process may not mount one.
-    private static func onTmpfs(size: String, prefix: String, _ body: (String) async throws -> Void) async throws {
-        let scratch = try TemporaryDirectory(prefix: prefix)
-        let episodes = scratch.path("Episodes")
-        try FileManager.default.createDirectory(atPath: episodes, withIntermediateDirectories: true)
-        guard mount("tmpfs", episodes, "tmpfs", 0, "size=\(size)") == 0 else {
-            print("FreeSpaceUnknownLengthTests: skipped, a tmpfs cannot be mounted here (\(String(cString: strerror(errno))))")
-            return
-        }
-        defer { umount2(episodes, Int32(MNT_DETACH)) }
-        try await body(episodes)
-    }
 }
 
 /// The background worker checks the server's size as the foreground does: the episode that does
 /// not fit is paused with its line in `status`, asked for once, and the worker ends.
 @Suite(.timeLimit(.minutes(5))) struct FreeSpaceBackgroundTests {
     @Test func theWorkerPausesAnAnswerThatDoesNotFitAndEnds() async throws {
-        let scratch = try TemporaryDirectory(prefix: "free-space-worker")
-        let episodes = scratch.path("Episodes")
-        try FileManager.default.createDirectory(atPath: episodes, withIntermediateDirectories: true)
-        guard mount("tmpfs", episodes, "tmpfs", 0, "size=4m") == 0 else {
-            print("FreeSpaceBackgroundTests: skipped, a tmpfs cannot be mounted here (\(String(cString: strerror(errno))))")
-            return
-        }
-        defer { umount2(episodes, Int32(MNT_DETACH)) }
+        try await TmpfsScenario.run(size: "4m", prefix: "free-space-worker", suite: "FreeSpaceBackgroundTests", pausesTheAnswer)
+    }
+
+    private func pausesTheAnswer(in episodes: String) async throws {
         let server = try LoopbackServer()
         let big = ResumeScenario.media(seed: 3, size: 6 * 1024 * 1024)
         let small = ResumeScenario.media(seed: 4, size: 100_000)
