@@ -59,4 +59,17 @@ import Testing
             + "min-free-space, then podcast resume")
         #expect(FreeSpaceCheck.problem(growingFrom: 0, by: step, in: FreeSpaceCheck.Room(free: .max, reserved: .max, floor: .max)) != nil, "no overflow")
     }
+
+    @Test func onlyAnAnswerLargerThanTheRoomLeftOrAMebibyteWaitsForTheGoAhead() {
+        let room = { (free: Int64?, reserved: Int64) in FreeSpaceCheck.Room(free: free, reserved: reserved, floor: 10 * self.mebibyte) }
+        #expect(FreeSpaceCheck.unaskedBytes(in: room(nil, 0)) == nil, "an unknown room holds nothing back")
+        #expect(FreeSpaceCheck.unaskedBytes(in: room(100 * mebibyte, 0)) == mebibyte)
+        #expect(FreeSpaceCheck.unaskedBytes(in: room(10 * mebibyte + 5_000, 0)) == 5_000)
+        #expect(FreeSpaceCheck.unaskedBytes(in: room(100 * mebibyte, 95 * mebibyte)) == 0)
+        #expect(FreeSpaceCheck.unaskedBytes(in: FreeSpaceCheck.Room(free: 5, reserved: .max, floor: .max)) == 0, "no overflow")
+        // What goes on unasked always fits.
+        let spare = 10 * mebibyte + 5_000
+        #expect(problem(size: 5_000, free: spare, floor: 10 * mebibyte) == nil)
+        #expect(problem(size: 5_001, free: spare, floor: 10 * mebibyte) != nil)
+    }
 }

@@ -269,9 +269,7 @@ public final class DownloadBatch {
             id: id, url: download.record.url, partialPath: download.partialPath, resume: resume,
             notBefore: notBefore, expectedLength: download.item.entry.enclosureLength, writesBack: placement.syncsToDisk,
             maxSize: settings.maxEpisodeSize)
-        // Every answer waits for its room check: one trip to this thread per answer (and per
-        // 4 MiB of one of no known size), never a byte written before the check.
-        request.goAheadAbove = 0
+        request.goAheadAbove = FreeSpaceCheck.unaskedBytes(in: room(for: id))
         engine.start(request)
     }
 

@@ -17,6 +17,21 @@ enum FreeSpaceCheck {
         var floor: Int64
     }
 
+    /// The most bytes an answer may bring before its transfer waits, its body unwritten, for the
+    /// batch to check it against the room (`TransferRequest.goAheadAbove`): small answers that fit
+    /// go on without a trip to the batch's thread; larger ones are checked with what is in flight
+    /// then, so the room the batch knew when the transfer started is never spent twice by more
+    /// than this much per running transfer.
+    static let unaskedAnswer: Int64 = 1024 * 1024
+
+    /// How many bytes an answer may bring without waiting for the batch's go-ahead, in `room`:
+    /// nil (any) when the room is unknown, which never holds an episode back.
+    static func unaskedBytes(in room: Room) -> Int64? {
+        guard let free = room.free else { return nil }
+        let (kept, overflow) = room.reserved.addingReportingOverflow(room.floor)
+        return overflow || kept > free ? 0 : min(unaskedAnswer, free - kept)
+    }
+
     /// Why an episode whose answer gave no size cannot go on growing in `room`, or nil while it
     /// can: `have` is what its partial file holds, and it is told of again after another `step`,
     /// so it stops while that much is still left above the floor (and what the other downloads
