@@ -63,32 +63,30 @@ import Testing
 /// not fit is paused with its line in `status`, asked for once, and the worker ends.
 @Suite(.timeLimit(.minutes(5))) struct FreeSpaceBackgroundTests {
     @Test func theWorkerPausesAnAnswerThatDoesNotFitAndEnds() async throws {
-        try await TmpfsScenario.run(size: "4m", prefix: "free-space-worker", suite: "FreeSpaceBackgroundTests", pausesTheAnswer)
-    }
+        try await TmpfsScenario.run(size: "4m", prefix: "free-space-worker", suite: "FreeSpaceBackgroundTests") { episodes in
+            let server = try LoopbackServer()
+            let big = ResumeScenario.media(seed: 3, size: 6 * 1024 * 1024)
+            let small = ResumeScenario.media(seed: 4, size: 100_000)
+            ResumeScenario.serveFeed([
+                ResumeScenario.Episode(title: "Big", path: "/big.mp3", length: nil),
+                ResumeScenario.Episode(title: "Small", path: "/small.mp3", length: nil),
+            ], on: server)
+            server.setRoute("/big.mp3", .file(body: big, contentType: "audio/mpeg", etag: "\"big\""))
+            server.setRoute("/small.mp3", .file(body: small, contentType: "audio/mpeg", etag: "\"small\""))
+            let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
+            let guardian = WorkerGuard(podcast)
 
-    private func pausesTheAnswer(in episodes: String) async throws {
-        let server = try LoopbackServer()
-        let big = ResumeScenario.media(seed: 3, size: 6 * 1024 * 1024)
-        let small = ResumeScenario.media(seed: 4, size: 100_000)
-        ResumeScenario.serveFeed([
-            ResumeScenario.Episode(title: "Big", path: "/big.mp3", length: nil),
-            ResumeScenario.Episode(title: "Small", path: "/small.mp3", length: nil),
-        ], on: server)
-        server.setRoute("/big.mp3", .file(body: big, contentType: "audio/mpeg", etag: "\"big\""))
-        server.setRoute("/small.mp3", .file(body: small, contentType: "audio/mpeg", etag: "\"small\""))
-        let podcast = try await ResumeScenario.listedHome(feedURL: server.url("/feed.xml"))
-        let guardian = WorkerGuard(podcast)
-
-        let launched = try await podcast.run(["download", "all", "--background", "--episodes-dir", episodes, "--min-free-space", "256k"])
-        #expect(launched.status == 0, "\(launched.stderr)")
-        let status = try await BackgroundScenario.waitForStatus(podcast) { status in
-            let downloads = BackgroundScenario.downloads(status)
-            return downloads["Big"]?["state"] as? String == "paused" && downloads["Small"]?["state"] as? String == "downloaded"
+            let launched = try await podcast.run(["download", "all", "--background", "--episodes-dir", episodes, "--min-free-space", "256k"])
+            #expect(launched.status == 0, "\(launched.stderr)")
+            let status = try await BackgroundScenario.waitForStatus(podcast) { status in
+                let downloads = BackgroundScenario.downloads(status)
+                return downloads["Big"]?["state"] as? String == "paused" && downloads["Small"]?["state"] as? String == "downloaded"
+            }
+            let why = BackgroundScenario.downloads(status)["Big"]?["error"] as? String ?? ""
+            #expect(why.hasPrefix("not enough room: it needs 6.0 MiB and"), "\(status)")
+            #expect(try await ResumeScenario.wait(upTo: .seconds(30)) { !BackgroundScenario.workerRuns(podcast) }, "the worker ends")
+            #expect(ResumeScenario.requests(server, path: "/big.mp3").count == 1, "asked once, not again and again")
+            _ = guardian
         }
-        let why = BackgroundScenario.downloads(status)["Big"]?["error"] as? String ?? ""
-        #expect(why.hasPrefix("not enough room: it needs 6.0 MiB and"), "\(status)")
-        #expect(try await ResumeScenario.wait(upTo: .seconds(30)) { !BackgroundScenario.workerRuns(podcast) }, "the worker ends")
-        #expect(ResumeScenario.requests(server, path: "/big.mp3").count == 1, "asked once, not again and again")
-        _ = guardian
     }
 }
